@@ -1,0 +1,110 @@
+"""The GraphStore protocol: structure, behind one typed interface per backend.
+
+Every method takes lists and returns dicts or lists: one round trip per hop, never one
+per node (DESIGN.md 'Backends behind one protocol each'). Backends: ``embedded``
+(sqlite3, ``codegraph.core.embedded_graph``) and ``neo4j`` (``codegraph.core.neo4j_graph``).
+All pass ``tests/contract/test_graph_contract.py``.
+
+Errors: every method may raise ``StoreUnavailable`` when the backend does not answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol, runtime_checkable
+
+from codegraph.core.models import Edge, EdgeHit, FileDiff, FileImport, Node, RepoRecord
+
+
+@runtime_checkable
+class GraphStore(Protocol):
+    backend: str  # "embedded" | "neo4j"
+
+    # -- lifecycle --------------------------------------------------------------
+    def ensure_schema(self) -> None:
+        """Create constraints/indexes idempotently."""
+
+    def close(self) -> None: ...
+
+    # -- writes -----------------------------------------------------------------
+    def upsert_repo(self, repo: RepoRecord) -> None:
+        """Create or update the Repo node (properties replaced by ``repo``'s)."""
+
+    def import_files(self, repo: str, files: list[FileImport]) -> dict[str, FileDiff]:
+        """File-scoped diff, one transaction per file (DESIGN.md 'Import').
+
+        Per file: delete the outgoing derived edges whose evidence is in this file;
+        delete its symbols no longer present (key = qualified_name + signature_hash);
+        upsert the rest in place so incoming edges from other files survive;
+        (re)create File, IN_REPO and DECLARES. Returns path -> FileDiff.
+        """
+
+    def remove_files(self, repo: str, paths: list[str]) -> int:
+        """Delete the files, their symbols and every edge touching them. Returns the
+        number of files removed."""
+
+    def upsert_nodes(self, nodes: list[Node]) -> None:
+        """Create or update non-file nodes (stubs, endpoints, tables, topics, issues,
+        snapshots) by uid; properties are replaced."""
+
+    def replace_edges(self, repo: str, files: list[str], edges: list[Edge]) -> int:
+        """Delete every derived edge of ``repo`` whose evidence ``file`` is in
+        ``files``, then create ``edges`` (whose endpoints must exist; edges to missing
+        nodes are skipped and counted out). Returns the number created."""
+
+    def delete_nodes(self, uids: list[str]) -> int:
+        """Detach-delete nodes by uid (used for issues, decisions, snapshots)."""
+
+    def prune_unreferenced(self, repo: str, labels: Iterable[str]) -> int:
+        """Delete nodes of ``labels`` in ``repo`` that no edge touches (stubs whose
+        callers resolved, tables nobody reads...). Returns the number deleted."""
+
+    def delete_repo(self, repo: str) -> None:
+        """Remove everything of ``repo``."""
+
+    # -- reads ------------------------------------------------------------------
+    def get_nodes(self, uids: list[str]) -> dict[str, Node]:
+        """uid -> Node for the uids that exist."""
+
+    def symbols_by_qualified_name(self, qualified_names: list[str], repo: str | None = None) -> dict[str, list[Node]]:
+        """qualified_name -> Symbol nodes (several for overloads; all repos unless given)."""
+
+    def symbols_by_name(self, names: list[str], repo: str | None = None) -> dict[str, list[Node]]:
+        """bare name -> Symbol nodes."""
+
+    def nodes_in_files(self, repo: str, paths: list[str]) -> dict[str, list[Node]]:
+        """path -> Symbol nodes declared in that file, ordered by line."""
+
+    def find_nodes(self, text: str, labels: list[str] | None = None, repo: str | None = None, limit: int = 20) -> list[Node]:
+        """Case-insensitive name / qualified name / path match for pickers: exact
+        matches first, then prefix, then substring."""
+
+    def neighbours(
+        self, uids: list[str], direction: str, edge_types: list[str] | None = None, limit_per_node: int | None = None
+    ) -> dict[str, list[EdgeHit]]:
+        """uid -> edges in ``direction`` ("in": edges pointing at uid, hit.node is the
+        source; "out": hit.node is the target), filtered by ``edge_types``."""
+
+    def file_hashes(self, repo: str) -> dict[str, str]:
+        """path -> content_hash of every File of ``repo`` in the graph."""
+
+    def repos(self) -> list[Node]:
+        """Every Repo node."""
+
+    def nodes_by_label(self, label: str, repo: str | None = None, limit: int = 1000, offset: int = 0) -> list[Node]:
+        """Nodes of one label, ordered by uid, paginated."""
+
+    def stubs_ranked(self, repo: str | None = None, limit: int = 50, offset: int = 0) -> list[tuple[Node, int]]:
+        """UnresolvedSymbol nodes with the number of edges pointing at them, most first."""
+
+    def counts(self, repo: str | None = None) -> dict[str, Any]:
+        """{"nodes": {label: n}, "edges": {type: n}, "languages": {lang: files},
+        "parse_errors": n, "partial_files": n, "symbols_by_language": {lang: n}}."""
+
+    def verify(self, repo: str | None = None) -> dict[str, int]:
+        """{"orphan_files": files with no IN_REPO, "orphan_symbols": symbols with no
+        DECLARES, "dangling_edges": edges to missing nodes (embedded only)}."""
+
+    def run_cypher(self, query: str, params: dict[str, Any], limit: int) -> tuple[list[dict[str, Any]], int]:
+        """Raw read-only Cypher (Neo4j only): (rows up to ``limit``, total rows).
+        Raises Unsupported on backends without Cypher, ReadOnlyViolation on writes."""

@@ -1,0 +1,293 @@
+"""Domain model shared by the indexer, the stores and the faces.
+
+Node and edge semantics follow DESIGN.md 'Graph model'. Every node has a ``uid``: a
+deterministic string built from its composite key (repo first), so all backends name
+the same node the same way and batch APIs can be keyed by it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# Node labels (DESIGN.md 'Graph model').
+REPO = "Repo"
+FILE = "File"
+SYMBOL = "Symbol"
+STUB = "UnresolvedSymbol"
+ENDPOINT = "Endpoint"
+TABLE = "Table"
+TOPIC = "Topic"
+ISSUE = "Issue"
+SNAPSHOT = "CountSnapshot"
+NODE_LABELS = (REPO, FILE, SYMBOL, STUB, ENDPOINT, TABLE, TOPIC, ISSUE, SNAPSHOT)
+
+# Edge types.
+IN_REPO = "IN_REPO"
+DECLARES = "DECLARES"
+CALLS = "CALLS"
+IMPORTS = "IMPORTS"
+IMPLEMENTS = "IMPLEMENTS"
+EXTENDS = "EXTENDS"
+INJECTS = "INJECTS"
+USES_TYPE = "USES_TYPE"
+EXPOSES = "EXPOSES"
+CALLS_HTTP = "CALLS_HTTP"
+PRODUCES = "PRODUCES"
+CONSUMES = "CONSUMES"
+READS = "READS"
+WRITES = "WRITES"
+TOUCHES = "TOUCHES"
+MENTIONS = "MENTIONS"
+STRUCTURAL_EDGES = (IN_REPO, DECLARES)
+DERIVED_EDGES = (
+    CALLS, IMPORTS, IMPLEMENTS, EXTENDS, INJECTS, USES_TYPE, EXPOSES, CALLS_HTTP,
+    PRODUCES, CONSUMES, READS, WRITES, TOUCHES, MENTIONS,
+)
+EDGE_TYPES = STRUCTURAL_EDGES + DERIVED_EDGES
+
+# How a reference was resolved; shown as confidence in answers (strongest first).
+RESOLUTIONS = (
+    "exact",          # the code named the qualified name
+    "import",         # followed an import / alias
+    "self",           # self./this./cls. inside the class, or super()
+    "receiver_type",  # the receiver's type is visible in the code
+    "same_module",    # a name defined in the same module / file
+    "unique_name",    # the only symbol of that name in the repo
+    "overload",       # one of several overloads of the named member
+    "stub",           # not resolved: target is an UnresolvedSymbol
+)
+
+
+def stable_hash(*parts: str) -> str:
+    """16 hex chars of sha1 over the parts; used for content and signature hashes."""
+    h = hashlib.sha1()
+    for p in parts:
+        h.update(p.encode("utf-8", "surrogatepass"))
+        h.update(b"\x1f")
+    return h.hexdigest()[:16]
+
+
+def repo_uid(name: str) -> str:
+    return f"repo|{name}"
+
+
+def file_uid(repo: str, path: str) -> str:
+    return f"file|{repo}|{path}"
+
+
+def symbol_uid(repo: str, qualified_name: str, signature_hash: str) -> str:
+    return f"sym|{repo}|{qualified_name}|{signature_hash}"
+
+
+def stub_uid(repo: str, target_identifier: str) -> str:
+    return f"stub|{repo}|{target_identifier}"
+
+
+def endpoint_uid(repo: str, method: str, path_template: str) -> str:
+    return f"endpoint|{repo}|{method.upper()} {path_template}"
+
+
+def table_uid(repo: str, name: str) -> str:
+    return f"table|{repo}|{name}"
+
+
+def topic_uid(repo: str, name: str) -> str:
+    return f"topic|{repo}|{name}"
+
+
+def issue_uid(repo: str, number: int) -> str:
+    return f"issue|{repo}|{number}"
+
+
+@dataclass(slots=True)
+class Node:
+    """Any graph node: ``label`` is one of NODE_LABELS, ``props`` its properties.
+
+    ``props`` always holds ``repo`` and the label's key properties (DESIGN.md table).
+    """
+
+    uid: str
+    label: str
+    props: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def repo(self) -> str:
+        return self.props.get("repo", "")
+
+    def display(self) -> str:
+        """Short human name: qualified name, path, target or name."""
+        p = self.props
+        return (
+            p.get("qualified_name") or p.get("path") or p.get("target_identifier")
+            or (f"{p.get('method', '')} {p.get('path_template', '')}".strip() if self.label == ENDPOINT else None)
+            or p.get("name") or p.get("title") or self.uid
+        )
+
+
+@dataclass(slots=True)
+class Edge:
+    """A typed edge between two node uids, with its evidence (DESIGN.md: every derived
+    edge keeps ``file`` and ``line``). ``file`` is repo-relative; ``line`` is 1-based.
+
+    ``resolution`` is one of RESOLUTIONS for reference edges, "" for structural ones.
+    ``extra`` is JSON-serialisable (imported names, URL literal, candidates...).
+    """
+
+    type: str
+    source: str
+    target: str
+    file: str = ""
+    line: int = 0
+    resolution: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def key(self) -> tuple[str, str, str, str, int]:
+        return (self.type, self.source, self.target, self.file, self.line)
+
+
+@dataclass(slots=True)
+class EdgeHit:
+    """One step of a neighbour query: the edge and the node at its other end."""
+
+    edge: Edge
+    node: Node
+
+
+@dataclass(slots=True)
+class FileRecord:
+    """A File node's properties (DESIGN.md 'Graph model')."""
+
+    repo: str
+    path: str
+    language: str
+    content_hash: str
+    had_error: bool = False
+    coverage_status: str = "full"  # full | partial | error
+    route: str | None = None
+    app: str | None = None
+    is_test: bool = False
+    size_bytes: int = 0
+    line_count: int = 0
+
+    @property
+    def uid(self) -> str:
+        return file_uid(self.repo, self.path)
+
+    def to_node(self) -> Node:
+        return Node(self.uid, FILE, asdict(self))
+
+
+@dataclass(slots=True)
+class SymbolRecord:
+    """A Symbol node's properties. Key: (repo, qualified_name, signature_hash).
+
+    ``signature_hash`` hashes kind + qualified name + parameter list (not the body), so
+    editing a body keeps the node; ``content_hash`` hashes the body text. ``line`` and
+    ``end_line`` are 1-based and inclusive. ``signature`` and ``docstring`` feed search.
+    """
+
+    repo: str
+    qualified_name: str
+    signature_hash: str
+    name: str
+    kind: str  # module | class | interface | struct | enum | trait | function | method | field | variable
+    language: str
+    language_kind: str  # the grammar's node type, e.g. function_definition
+    file: str
+    line: int
+    end_line: int
+    visibility: str = "public"  # public | protected | private | internal
+    content_hash: str = ""
+    signature: str = ""
+    docstring: str = ""
+    parent: str | None = None  # qualified name of the enclosing class/module, if any
+
+    @property
+    def uid(self) -> str:
+        return symbol_uid(self.repo, self.qualified_name, self.signature_hash)
+
+    def to_node(self) -> Node:
+        return Node(self.uid, SYMBOL, asdict(self))
+
+
+@dataclass(slots=True)
+class StubRecord:
+    """An UnresolvedSymbol: a reference the resolver could not place.
+
+    ``reason`` is ``missing`` (no symbol of that name) or ``ambiguous`` (several; the
+    resolver never picks one). ``candidates`` lists the qualified names when ambiguous.
+    """
+
+    repo: str
+    target_identifier: str
+    reason: str
+    candidate_count: int = 0
+    candidates: list[str] = field(default_factory=list)
+
+    @property
+    def uid(self) -> str:
+        return stub_uid(self.repo, self.target_identifier)
+
+    def to_node(self) -> Node:
+        return Node(self.uid, STUB, asdict(self))
+
+
+@dataclass(slots=True)
+class RepoRecord:
+    name: str
+    path: str
+    last_commit_sha: str | None = None
+    last_imported_at: str | None = None  # ISO-8601 UTC; graph changed
+    last_checked_at: str | None = None   # ISO-8601 UTC; every run
+    extractor_version: str = ""
+
+    @property
+    def uid(self) -> str:
+        return repo_uid(self.name)
+
+    def to_node(self) -> Node:
+        return Node(self.uid, REPO, asdict(self) | {"repo": self.name})
+
+
+@dataclass(slots=True)
+class FileImport:
+    """One file's desired state for the file-scoped diff (DESIGN.md 'Import')."""
+
+    file: FileRecord
+    symbols: list[SymbolRecord]
+
+
+@dataclass(slots=True)
+class FileDiff:
+    """What the file-scoped diff did to one file."""
+
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+
+
+@dataclass(slots=True)
+class Chunk:
+    """A search unit: a function/method, class, or file section, with real source text.
+
+    ``embed_text`` is the compact text that is embedded (signature, docstring, first
+    lines); ``text`` is what BM25 indexes and what answers show. ``symbol_uid`` or
+    ``file_uid`` tie the chunk to its graph node (a hit without one is dropped).
+    """
+
+    chunk_id: str
+    repo: str
+    file: str
+    kind: str  # function | method | class | section
+    language: str
+    line: int
+    end_line: int
+    text: str
+    embed_text: str
+    content_hash: str
+    qualified_name: str = ""
+    name: str = ""
+    symbol_uid: str = ""
+    file_uid: str = ""

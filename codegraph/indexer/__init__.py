@@ -1,0 +1,1 @@
+"""Indexer: discover -> parse (tree-sitter-language-pack) -> extract -> resolve -> load."""

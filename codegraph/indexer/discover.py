@@ -1,0 +1,174 @@
+"""File discovery: which files of a tree get indexed, and why the others do not.
+
+Inside a git work tree: tracked plus untracked-not-ignored files (``git ls-files``).
+Elsewhere: a walk honouring every ``.gitignore`` on the way (pathspec, gitwildmatch).
+Vendored and build folders, binaries, oversized files and symlinks leaving the tree are
+skipped with a counted reason; files of unsupported languages are counted by extension,
+never silently dropped. Nothing in the tree is ever modified.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+import pathspec
+
+from codegraph.indexer.languages import language_for
+
+SKIP_DIRS = frozenset({
+    ".git", ".hg", ".svn", "node_modules", "vendor", "third_party", "bower_components", "__pycache__",
+    ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", ".ruff_cache", "dist", "build", "target",
+    "out", ".next", ".nuxt", ".svelte-kit", ".gradle", ".idea", ".codegraph", ".services", "site-packages",
+})
+SNIFF_BYTES = 8192
+
+
+@dataclass(slots=True)
+class DiscoveredFile:
+    path: str  # repo-relative, forward slashes
+    abs_path: Path
+    language: str
+    size_bytes: int
+
+
+@dataclass(slots=True)
+class Discovery:
+    """``files`` to index; ``skipped`` reason -> count; ``unsupported`` extension -> count."""
+
+    root: Path
+    files: list[DiscoveredFile] = field(default_factory=list)
+    skipped: Counter[str] = field(default_factory=Counter)
+    unsupported: Counter[str] = field(default_factory=Counter)
+    in_git: bool = False
+
+
+def _git_files(root: Path) -> list[str] | None:
+    """Tracked + untracked-not-ignored paths relative to ``root``, or None outside git."""
+    try:
+        top = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--show-prefix"], capture_output=True, text=True, timeout=30
+        )
+        if top.returncode != 0:
+            return None
+        out = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--full-name"],
+            capture_output=True, timeout=120,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if out.returncode != 0:
+        return None
+    prefix = top.stdout.strip()
+    paths = []
+    for raw in out.stdout.split(b"\0"):
+        if not raw:
+            continue
+        p = raw.decode("utf-8", "surrogateescape")
+        if prefix and p.startswith(prefix):
+            p = p[len(prefix):]
+        paths.append(p)
+    return sorted(set(paths))
+
+
+def _walk(root: Path, skipped: Counter[str]) -> list[str]:
+    """Walk without following symlinked folders, honouring nested .gitignore files."""
+    out: list[str] = []
+    specs: list[tuple[str, pathspec.PathSpec]] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        rel_dir = os.path.relpath(dirpath, root)
+        rel_dir = "" if rel_dir == "." else rel_dir.replace(os.sep, "/")
+        gi = Path(dirpath) / ".gitignore"
+        if gi.is_file():
+            try:
+                lines = gi.read_text(encoding="utf-8", errors="replace").splitlines()
+                specs.append((rel_dir, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+            except OSError:
+                pass
+
+        def ignored(rel: str, is_dir: bool) -> bool:
+            for base, spec in specs:
+                if base and not rel.startswith(base + "/"):
+                    continue
+                sub = rel[len(base) + 1:] if base else rel
+                if spec.match_file(sub + ("/" if is_dir else "")):
+                    return True
+            return False
+
+        keep = []
+        for d in sorted(dirnames):
+            rel = f"{rel_dir}/{d}" if rel_dir else d
+            if d in SKIP_DIRS or d.endswith(".egg-info"):
+                skipped["vendored or build folder"] += 1
+            elif os.path.islink(os.path.join(dirpath, d)):
+                skipped["symlinked folder"] += 1
+            elif ignored(rel, True):
+                skipped["ignored by .gitignore"] += 1
+            else:
+                keep.append(d)
+        dirnames[:] = keep
+        for f in sorted(filenames):
+            rel = f"{rel_dir}/{f}" if rel_dir else f
+            if ignored(rel, False):
+                skipped["ignored by .gitignore"] += 1
+            else:
+                out.append(rel)
+    return out
+
+
+def is_binary(head: bytes) -> bool:
+    return b"\0" in head
+
+
+def discover(root: Path, max_file_bytes: int = 1_000_000, use_git: bool = True) -> Discovery:
+    """Files under ``root`` to index. Raises FileNotFoundError / NotADirectoryError for a
+    bad root. Reasons counted in ``skipped``: vendored or build folder, ignored by
+    .gitignore, symlink outside the tree, too large, binary, unreadable."""
+    root = root.resolve()
+    if not root.exists():
+        raise FileNotFoundError(f"no such folder: {root}")
+    if not root.is_dir():
+        raise NotADirectoryError(f"not a folder: {root}")
+    result = Discovery(root=root)
+    paths = _git_files(root) if use_git else None
+    if paths is not None:
+        result.in_git = True
+        kept = []
+        for p in paths:
+            parts = PurePosixPath(p).parts
+            if any(part in SKIP_DIRS or part.endswith(".egg-info") for part in parts[:-1]):
+                result.skipped["vendored or build folder"] += 1
+            else:
+                kept.append(p)
+        paths = kept
+    else:
+        paths = _walk(root, result.skipped)
+    for rel in paths:
+        lang = language_for(rel)
+        if lang is None:
+            ext = PurePosixPath(rel).suffix.lower() or "(none)"
+            result.unsupported[ext] += 1
+            continue
+        abs_path = root / rel
+        try:
+            if abs_path.is_symlink():
+                target = abs_path.resolve()
+                if not target.is_relative_to(root):
+                    result.skipped["symlink outside the tree"] += 1
+                    continue
+            st = abs_path.stat()
+            if st.st_size > max_file_bytes:
+                result.skipped["too large"] += 1
+                continue
+            with abs_path.open("rb") as fh:
+                if is_binary(fh.read(SNIFF_BYTES)):
+                    result.skipped["binary"] += 1
+                    continue
+        except OSError:
+            result.skipped["unreadable"] += 1
+            continue
+        result.files.append(DiscoveredFile(rel, abs_path, lang, st.st_size))
+    return result

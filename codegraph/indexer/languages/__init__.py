@@ -1,0 +1,73 @@
+"""Language registry: file extension -> language, language -> extractor module.
+
+Each extractor module ``codegraph.indexer.languages.<language>`` exposes
+``extract(repo: str, path: str, source: bytes) -> FileExtraction`` (see
+``codegraph.indexer.records``). Modules load lazily so a broken or slow grammar costs
+nothing to repos that do not use it. Tree-sitter query patterns, where a language
+uses them, live as data files in ``queries/<language>/``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import PurePosixPath
+from types import ModuleType
+
+EXTENSIONS: dict[str, str] = {
+    ".py": "python", ".pyi": "python",
+    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".java": "java",
+    ".kt": "kotlin", ".kts": "kotlin",
+    ".cs": "csharp",
+    ".rs": "rust",
+    ".c": "c", ".h": "c",
+    ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
+    ".rb": "ruby",
+    ".php": "php",
+}
+
+# language -> extractor module name (tsx shares the TypeScript/JavaScript extractor).
+MODULES: dict[str, str] = {
+    "python": "python",
+    "javascript": "javascript",
+    "typescript": "javascript",
+    "tsx": "javascript",
+    "go": "go",
+    "java": "java",
+    "kotlin": "kotlin",
+    "csharp": "csharp",
+    "rust": "rust",
+    "c": "cpp",
+    "cpp": "cpp",
+    "ruby": "ruby",
+    "php": "php",
+}
+
+_loaded: dict[str, ModuleType | None] = {}
+
+
+def language_for(path: str) -> str | None:
+    """The language of a repo-relative path by extension, or None if unsupported."""
+    return EXTENSIONS.get(PurePosixPath(path).suffix.lower())
+
+
+def extractor_for(language: str) -> ModuleType | None:
+    """The extractor module for ``language``, or None when none is available yet."""
+    name = MODULES.get(language)
+    if name is None:
+        return None
+    if name not in _loaded:
+        try:
+            _loaded[name] = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{name}":
+                raise
+            _loaded[name] = None
+    return _loaded[name]
+
+
+def supported_languages() -> list[str]:
+    return sorted(lang for lang in MODULES if extractor_for(lang) is not None)

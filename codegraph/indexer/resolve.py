@@ -1,0 +1,279 @@
+"""Resolution: turn extracted References into Edges or UnresolvedSymbol stubs.
+
+Rules (DESIGN.md 'Graph model'): the candidates an extractor listed are tried in order
+(exact qualified name, a member looked up on a class and its bases, an export of a file
+following re-exports, a file path); then, only where the extractor allowed it, the
+unique (repo, name) match; else a stub. Several matches make an ``ambiguous`` stub:
+never pick one arbitrarily. Overloads (same qualified name, several signature hashes)
+all receive the edge, labelled ``overload``.
+
+Works on the whole repository's extraction in memory (dict lookups only), so a full
+re-resolution after any change costs seconds even for the standard library.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from codegraph.core.models import (
+    EXTENDS,
+    IMPLEMENTS,
+    IMPORTS,
+    Edge,
+    StubRecord,
+    SymbolRecord,
+    file_uid,
+    stub_uid,
+)
+from codegraph.indexer.records import FileExtraction, Reference
+
+TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "record", "union", "object", "module", "namespace"})
+MAX_CHAIN = 12  # re-export hops and base-class depth; cycles are cut by visited sets too
+
+
+@dataclass(slots=True)
+class Decision:
+    """A triage decision on a stub (issue 7): ``resolve`` to a symbol uid, mark
+    ``external`` (library name), or ``ignore``."""
+
+    target_identifier: str
+    action: str  # resolve | external | ignore
+    symbol_uid: str = ""
+    library: str = ""
+
+
+@dataclass(slots=True)
+class Resolution:
+    """Result of resolving one repository.
+
+    ``edges``: evidence file -> edges whose evidence lies in that file.
+    ``stubs``: stub uid -> StubRecord referenced by at least one edge.
+    ``counts``: resolution label -> number of edges, plus ``missing``/``ambiguous``.
+    """
+
+    edges: dict[str, list[Edge]] = field(default_factory=dict)
+    stubs: dict[str, StubRecord] = field(default_factory=dict)
+    counts: Counter[str] = field(default_factory=Counter)
+
+
+class SymbolTable:
+    """Lookup structures over every symbol, file and export map of one repository."""
+
+    def __init__(self, repo: str, extractions: list[FileExtraction]) -> None:
+        self.repo = repo
+        self.by_qn: dict[str, list[SymbolRecord]] = defaultdict(list)
+        self.by_name: dict[str, list[SymbolRecord]] = defaultdict(list)
+        self.members: dict[tuple[str, str], list[SymbolRecord]] = defaultdict(list)
+        self.by_file_qn: dict[tuple[str, str], list[SymbolRecord]] = defaultdict(list)
+        self.files: set[str] = set()
+        self.dirs: dict[str, list[str]] = defaultdict(list)
+        self.exports: dict[str, dict[str, dict[str, Any]]] = {}
+        self.file_module: dict[str, str] = {}
+        self.bases: dict[str, list[str]] = defaultdict(list)
+        for fx in extractions:
+            path = fx.file.path
+            self.files.add(path)
+            self.dirs[path.rsplit("/", 1)[0] if "/" in path else ""].append(path)
+            self.exports[path] = fx.exports
+            for s in fx.symbols:
+                self.by_qn[s.qualified_name].append(s)
+                self.by_file_qn[(path, s.qualified_name)].append(s)
+                if s.kind == "module":
+                    self.file_module.setdefault(path, s.qualified_name)
+                    continue
+                self.by_name[s.name].append(s)
+                if s.parent:
+                    self.members[(s.parent, s.name)].append(s)
+
+    # -- lookups ---------------------------------------------------------------
+    def types(self, qn: str) -> list[SymbolRecord]:
+        return [s for s in self.by_qn.get(qn, ()) if s.kind in TYPE_KINDS]
+
+    def member(self, owner_qn: str, member: str, skip_self: bool = False) -> list[SymbolRecord]:
+        """``member`` declared on ``owner_qn`` or, breadth-first, on its bases."""
+        queue, seen = [owner_qn], {owner_qn}
+        depth = 0
+        while queue and depth <= MAX_CHAIN:
+            nxt: list[str] = []
+            for owner in queue:
+                if not (skip_self and owner == owner_qn):
+                    found = self.members.get((owner, member))
+                    if found:
+                        return found
+                for b in self.bases.get(owner, ()):
+                    if b not in seen:
+                        seen.add(b)
+                        nxt.append(b)
+            queue, depth = nxt, depth + 1
+        return []
+
+    def export(self, paths: list[str], name: str, depth: int = 0) -> list[SymbolRecord]:
+        """The symbol exported as ``name`` by the first existing file of ``paths``."""
+        if depth > MAX_CHAIN:
+            return []
+        for path in paths:
+            if path not in self.files:
+                continue
+            exp = self.exports.get(path, {})
+            target = exp.get(name)
+            if target is not None:
+                if "qn" in target:
+                    local = self.by_file_qn.get((path, target["qn"])) or self.by_qn.get(target["qn"], [])
+                    if local:
+                        return list(local)
+                if "from" in target:
+                    found = self.export(list(target["from"]), target.get("name", name), depth + 1)
+                    if found:
+                        return found
+            module = self.file_module.get(path)
+            if module is not None:
+                local = self.members.get((module, name))
+                if local:
+                    return list(local)
+            for group in exp.get("*", {}).get("from_all", []):
+                found = self.export(list(group), name, depth + 1)
+                if found:
+                    return found
+            return []
+        return []
+
+
+def _source_uid(table: SymbolTable, ref: Reference) -> str | None:
+    if ref.source_kind == "file":
+        return file_uid(table.repo, ref.file) if ref.file in table.files else None
+    syms = table.by_file_qn.get((ref.file, ref.source_qualified_name)) or []
+    if ref.source_signature_hash:
+        syms = [s for s in syms if s.signature_hash == ref.source_signature_hash] or syms
+    return syms[0].uid if syms else None
+
+
+def _try_candidate(table: SymbolTable, cand: dict[str, Any]) -> tuple[list[SymbolRecord] | list[str], str]:
+    """Symbols (or file paths, for path/dir candidates) a candidate names, with its label."""
+    how = cand.get("how", "exact")
+    if "qn" in cand:
+        return list(table.by_qn.get(cand["qn"], ())), how
+    if "path" in cand:
+        return ([cand["path"]] if cand["path"] in table.files else []), how
+    if "dir" in cand:
+        return sorted(table.dirs.get(cand["dir"].rstrip("/"), ())), how
+    if "file" in cand and "export" in cand:
+        return table.export(list(cand["file"]), cand["export"]), how
+    member = cand.get("member")
+    if member is None:
+        return [], how
+    owners: list[str] = []
+    if "owner" in cand:
+        owners = [cand["owner"]]
+    elif "super_of" in cand:
+        owners = [cand["super_of"]]
+    elif "owner_export" in cand:
+        oe = cand["owner_export"]
+        owners = [s.qualified_name for s in table.export(list(oe["file"]), oe["export"])]
+    for owner in owners:
+        found = table.member(owner, member, skip_self="super_of" in cand)
+        if found:
+            return found, how
+    return [], how
+
+
+def _targets(table: SymbolTable, ref: Reference) -> tuple[list[SymbolRecord] | list[str], str, StubRecord | None]:
+    """(targets, resolution label, stub) for one reference."""
+    for cand in ref.extra.get("candidates", ()):
+        found, how = _try_candidate(table, cand)
+        if found:
+            return found, how, None
+    name = ref.extra.get("name")
+    if name:
+        kinds = ref.extra.get("name_kinds")
+        matches = [s for s in table.by_name.get(name, ()) if not kinds or s.kind in kinds]
+        distinct = sorted({s.qualified_name for s in matches})
+        if len(distinct) == 1:
+            return matches, "unique_name", None
+        if len(distinct) > 1:
+            return [], "stub", StubRecord(table.repo, ref.target_identifier, "ambiguous", len(distinct), distinct[:50])
+    if ref.extra.get("optional"):
+        return [], "", None
+    return [], "stub", StubRecord(table.repo, ref.target_identifier, "missing", 0, [])
+
+
+_PASSTHROUGH_EXTRA = ("names", "forwarding", "external", "url", "arity")
+
+
+def resolve_repo(
+    repo: str, extractions: list[FileExtraction], decisions: dict[str, Decision] | None = None
+) -> Resolution:
+    """Resolve every reference of one repository.
+
+    ``extractions`` is the whole repository (unchanged files from the state cache,
+    changed ones freshly extracted). ``decisions`` (target_identifier -> Decision) are
+    triage decisions re-applied on every run. Returns a Resolution; never raises on
+    unresolvable input (that is what stubs are for).
+    """
+    table = SymbolTable(repo, extractions)
+    decisions = decisions or {}
+    res = Resolution()
+    refs = [r for fx in extractions for r in fx.references]
+    # Inheritance first: member lookups on receivers walk the resolved bases.
+    inheritance = [r for r in refs if r.type in (EXTENDS, IMPLEMENTS)]
+    others = [r for r in refs if r.type not in (EXTENDS, IMPLEMENTS)]
+    for ref in inheritance:
+        found, _, _ = _targets(table, ref)
+        for t in found:
+            if isinstance(t, SymbolRecord) and t.qualified_name != ref.source_qualified_name:
+                table.bases[ref.source_qualified_name].append(t.qualified_name)
+    edges = res.edges
+    seen: set[tuple[str, str, str, str, int]] = set()
+    for ref in inheritance + others:
+        src = _source_uid(table, ref)
+        if src is None:
+            res.counts["dropped_no_source"] += 1
+            continue
+        extra = {k: ref.extra[k] for k in _PASSTHROUGH_EXTRA if k in ref.extra}
+        decision = decisions.get(ref.target_identifier)
+        if decision is not None and decision.action in ("external", "ignore"):
+            res.counts[f"decision_{decision.action}"] += 1
+            continue
+        if decision is not None and decision.action == "resolve":
+            targets: list[str] = [decision.symbol_uid]
+            how = "exact"
+            extra["decision"] = "resolve"
+        else:
+            found, how, stub = _targets(table, ref)
+            if stub is not None:
+                prev = res.stubs.get(stub.uid)
+                if prev is None or (stub.reason == "ambiguous" and prev.reason != "ambiguous"):
+                    res.stubs[stub.uid] = stub
+                targets = [stub.uid]
+                res.counts[stub.reason] += 1
+                extra["target_identifier"] = ref.target_identifier
+            elif not found:
+                continue  # optional reference with nothing to link
+            elif ref.type == IMPORTS or isinstance(found[0], str):
+                targets = [file_uid(repo, p) for p in found if isinstance(p, str)]
+            else:
+                syms = [s for s in found if isinstance(s, SymbolRecord)]
+                if len({s.signature_hash for s in syms}) > 1 and len({s.qualified_name for s in syms}) == 1:
+                    how = "overload"
+                targets = [s.uid for s in syms]
+        for tgt in targets:
+            if tgt == src:
+                continue
+            edge = Edge(ref.type, src, tgt, ref.file, ref.line, how if how else "exact", dict(extra))
+            k = edge.key()
+            if k in seen:
+                continue
+            seen.add(k)
+            edges.setdefault(ref.file, []).append(edge)
+            if how and how != "stub":
+                res.counts[how] += 1
+    return res
+
+
+def stub_target(uid: str) -> str:
+    """Inverse of ``stub_uid`` for display."""
+    return uid.split("|", 2)[2] if uid.startswith("stub|") else uid
+
+
+__all__ = ["Decision", "Resolution", "SymbolTable", "resolve_repo", "stub_target", "stub_uid"]

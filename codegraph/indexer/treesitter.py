@@ -1,0 +1,90 @@
+"""Shared tree-sitter helpers for the extractors: parsing, text, hashes, coverage.
+
+Parsers come from tree-sitter-language-pack (0.13.x ships grammars offline).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+from tree_sitter import Node as TSNode
+from tree_sitter import Parser, Query, QueryCursor, Tree
+from tree_sitter_language_pack import get_language, get_parser
+
+from codegraph.core.models import stable_hash
+
+QUERIES_DIR = Path(__file__).parent / "queries"
+
+
+@cache
+def parser_for(language: str) -> Parser:
+    return get_parser(language)  # type: ignore[arg-type]
+
+
+def parse(language: str, source: bytes) -> Tree:
+    return parser_for(language).parse(source)
+
+
+@cache
+def query_for(language: str, name: str) -> Query:
+    """Compile ``queries/<language>/<name>.scm`` (patterns kept as data files)."""
+    text = (QUERIES_DIR / language / f"{name}.scm").read_text(encoding="utf-8")
+    return Query(get_language(language), text)  # type: ignore[arg-type]
+
+
+def captures(language: str, name: str, node: TSNode) -> dict[str, list[TSNode]]:
+    """Run a stored query over ``node``: capture name -> nodes."""
+    return QueryCursor(query_for(language, name)).captures(node)
+
+
+def text(node: TSNode | None) -> str:
+    if node is None:
+        return ""
+    return node.text.decode("utf-8", "replace") if node.text is not None else ""
+
+
+def line(node: TSNode) -> int:
+    """1-based start line."""
+    return node.start_point[0] + 1
+
+
+def end_line(node: TSNode) -> int:
+    """1-based inclusive end line."""
+    return node.end_point[0] + 1
+
+
+def signature_hash(kind: str, qualified_name: str, params: str) -> str:
+    """Independent of the body: kind + qualified name + whitespace-normalised params."""
+    return stable_hash(kind, qualified_name, " ".join(params.split()))
+
+
+def content_hash(body: bytes | str) -> str:
+    return stable_hash(body.decode("utf-8", "replace") if isinstance(body, bytes) else body)
+
+
+def iter_errors(root: TSNode) -> Iterator[TSNode]:
+    """ERROR and MISSING nodes, outermost first (skips descending into ERROR nodes)."""
+    if not root.has_error:
+        return
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.is_error or n.is_missing:
+            yield n
+            continue
+        stack.extend(c for c in reversed(n.children) if c.has_error or c.is_missing)
+
+
+def coverage(root: TSNode) -> tuple[bool, str, list[str]]:
+    """(had_error, coverage_status, messages). ``partial`` when error nodes cover at
+    most half of the file's lines, ``error`` beyond that or when nothing parsed."""
+    errs = list(iter_errors(root))
+    if not errs:
+        return False, "full", []
+    total = max(1, root.end_point[0] + 1)
+    bad = sum(e.end_point[0] - e.start_point[0] + 1 for e in errs)
+    msgs = [f"line {e.start_point[0] + 1}: {'missing ' + e.type if e.is_missing else 'syntax error'}" for e in errs[:20]]
+    status = "error" if bad * 2 > total or root.named_child_count == 0 else "partial"
+    return True, status, msgs
