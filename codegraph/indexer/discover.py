@@ -123,10 +123,17 @@ def is_binary(head: bytes) -> bool:
     return b"\0" in head
 
 
-def discover(root: Path, max_file_bytes: int = 1_000_000, use_git: bool = True) -> Discovery:
-    """Files under ``root`` to index. Raises FileNotFoundError / NotADirectoryError for a
-    bad root. Reasons counted in ``skipped``: vendored or build folder, ignored by
-    .gitignore, symlink outside the tree, too large, binary, unreadable."""
+def discover(
+    root: Path,
+    max_file_bytes: int = 1_000_000,
+    use_git: bool = True,
+    include: list[str] | None = None,
+    exclude: list[str] | None = None,
+) -> Discovery:
+    """Files under ``root`` to index. ``include``/``exclude`` are gitignore-style globs
+    (repo-relative). Raises FileNotFoundError / NotADirectoryError for a bad root.
+    Reasons counted in ``skipped``: vendored or build folder, ignored by .gitignore,
+    excluded by config, symlink outside the tree, too large, binary, unreadable."""
     root = root.resolve()
     if not root.exists():
         raise FileNotFoundError(f"no such folder: {root}")
@@ -146,7 +153,12 @@ def discover(root: Path, max_file_bytes: int = 1_000_000, use_git: bool = True) 
         paths = kept
     else:
         paths = _walk(root, result.skipped)
+    inc = pathspec.PathSpec.from_lines("gitwildmatch", include) if include else None
+    exc = pathspec.PathSpec.from_lines("gitwildmatch", exclude) if exclude else None
     for rel in paths:
+        if (inc is not None and not inc.match_file(rel)) or (exc is not None and exc.match_file(rel)):
+            result.skipped["excluded by config"] += 1
+            continue
         lang = language_for(rel)
         if lang is None:
             ext = PurePosixPath(rel).suffix.lower() or "(none)"

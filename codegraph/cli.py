@@ -1,0 +1,473 @@
+"""``codegraph``: the command line face over the core (typer + rich).
+
+Every query command takes ``--json`` (machine-readable, stable keys) for coding agents
+and scripts. Errors are one readable line on stderr with exit code 2 (bad input,
+not found) or 3 (a store did not answer), never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict, is_dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from codegraph.core.errors import CodegraphError, StoreUnavailable
+from codegraph.core.settings import Settings, load_settings
+
+app = typer.Typer(
+    name="codegraph",
+    help=(
+        "CodeGraph Explorer: what breaks if I change this?\n\n"
+        "Index a repository, then ask who calls a symbol and what its blast radius is.\n\n"
+        "  codegraph index ./my-repo\n\n"
+        "  codegraph impact OrderService.place --depth 3\n\n"
+        "  codegraph search \"validate an order before saving\"\n\n"
+        "Stores: embedded (default, under CODEGRAPH_HOME) or Neo4j + Elasticsearch "
+        "(CODEGRAPH_GRAPH=bolt://..., CODEGRAPH_SEARCH=http://..., or `make services`)."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err = Console(stderr=True)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
+RepoOpt = Annotated[str | None, typer.Option("--repo", "-r", help="Limit to one indexed repository (by name).")]
+
+
+def _jsonable(obj: Any) -> Any:
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return asdict(obj)
+    if isinstance(obj, Path):
+        return str(obj)
+    if isinstance(obj, set):
+        return sorted(obj)
+    return str(obj)
+
+
+def emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, default=_jsonable, ensure_ascii=False, indent=2) + "\n")
+
+
+class _Ctx:
+    """Lazily opened stores for one command."""
+
+    def __init__(self) -> None:
+        self.settings: Settings = load_settings()
+        self._graph: Any = None
+        self._search: Any = None
+
+    @property
+    def graph(self) -> Any:
+        if self._graph is None:
+            from codegraph.core.stores import open_graph_store
+
+            self._graph = open_graph_store(self.settings)
+        return self._graph
+
+    @property
+    def search(self) -> Any:
+        if self._search is None:
+            from codegraph.core.stores import open_search_index
+
+            self._search = open_search_index(self.settings)
+        return self._search
+
+    def close(self) -> None:
+        for s in (self._graph, self._search):
+            if s is not None:
+                s.close()
+
+
+def _run(fn: Any) -> None:
+    """Run a command body; CodegraphError -> one line, exit 2 (3 for stores)."""
+    ctx = _Ctx()
+    try:
+        fn(ctx)
+    except StoreUnavailable as e:
+        err.print(f"[red]error:[/red] {e}", highlight=False)
+        raise typer.Exit(3) from None
+    except CodegraphError as e:
+        err.print(f"[red]error:[/red] {e}", highlight=False)
+        raise typer.Exit(2) from None
+    except (FileNotFoundError, NotADirectoryError, PermissionError) as e:
+        err.print(f"[red]error:[/red] {e}", highlight=False)
+        raise typer.Exit(2) from None
+    finally:
+        ctx.close()
+
+
+# ---------------------------------------------------------------------------- index
+@app.command()
+def index(
+    path: Annotated[Path, typer.Argument(help="Folder to index (a git checkout or any source tree).")],
+    repo: Annotated[str | None, typer.Option("--repo", "-r", help="Name in the graph (default: the folder name).")] = None,
+    embed: Annotated[bool, typer.Option("--embed/--no-embed", help="Run the embedding phase after the graph and BM25 are ready.")] = True,
+    force: Annotated[bool, typer.Option("--force", help="Re-parse every file (full rebuild of this repo).")] = False,
+    workers: Annotated[int, typer.Option(help="Extraction processes (0 = one per core).")] = 0,
+    exclude: Annotated[list[str] | None, typer.Option("--exclude", "-x", help="Gitignore-style glob to leave out (repeat), e.g. 'test/'.")] = None,
+    include: Annotated[list[str] | None, typer.Option("--include", "-i", help="Only paths matching these globs (repeat).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Index a source tree: parse changed files, load the graph, link references, fill search.
+
+    Re-running on an unchanged tree changes nothing and takes seconds. The graph and BM25
+    search answer as soon as the 'link' phase ends; embedding (vector search) runs last,
+    with its own progress, and resumes where it stopped if interrupted.
+    """
+
+    def body(ctx: _Ctx) -> None:
+        from codegraph.indexer.pipeline import default_repo_name, index_repo
+        from codegraph.indexer.state import StateStore
+
+        name = repo or default_repo_name(path)
+        state = StateStore(ctx.settings.state_db)
+        with _progress(as_json) as prog:
+            tasks: dict[str, Any] = {}
+
+            def tick(phase: str, done: int, total: int) -> None:
+                if prog is None:
+                    return
+                if phase not in tasks:
+                    tasks[phase] = prog.add_task(phase, total=total)
+                prog.update(tasks[phase], completed=done, total=total)
+
+            summary = index_repo(path, name, ctx.graph, ctx.search, state, workers=workers or ctx.settings.workers,
+                                 max_file_bytes=ctx.settings.max_file_bytes, force=force,
+                                 include=include, exclude=exclude,
+                                 decisions=_decisions(ctx, name), progress=tick)
+            embed_report: dict[str, Any] | None = None
+            if embed:
+                embed_report = _embed(ctx, name, prog)
+        state.close()
+        if as_json:
+            emit_json({"summary": summary, "embedding": embed_report})
+            return
+        _print_summary(summary, embed_report)
+
+    _run(body)
+
+
+def _decisions(ctx: _Ctx, repo: str) -> dict[str, Any] | None:
+    try:
+        from codegraph.core.triage import load_decisions
+    except ImportError:
+        return None
+    return load_decisions(ctx.graph, repo)
+
+
+def _progress(quiet: bool) -> Any:
+    if quiet or not sys.stderr.isatty():
+        from contextlib import nullcontext
+
+        return nullcontext(None)
+    return Progress(TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err, transient=False)
+
+
+def _embed(ctx: _Ctx, repo: str | None, prog: Any) -> dict[str, Any]:
+    from codegraph.core.embedder import Embedder
+    from codegraph.indexer.embed_phase import run_embedding
+
+    emb = Embedder(ctx.settings)
+    if not emb.available:
+        return {"mode": "bm25-only", "reason": emb.reason}
+    task = None
+
+    def tick(done: int, total: int) -> None:
+        nonlocal task
+        if prog is None:
+            return
+        if task is None:
+            task = prog.add_task("embed", total=total)
+        prog.update(task, completed=done, total=total)
+
+    return run_embedding(ctx.search, emb, repo=repo, progress=tick)
+
+
+def _print_summary(s: Any, embed_report: dict[str, Any] | None) -> None:
+    t = Table(title=f"indexed {s.repo}", show_header=False, box=None)
+    t.add_row("root", s.root)
+    t.add_row("commit", s.commit or "(not a git checkout)")
+    t.add_row("files", f"{s.files} ({s.changed} parsed, {s.unchanged} unchanged, {s.removed} removed)")
+    t.add_row("symbols", str(s.symbols))
+    t.add_row("edges", f"{s.edges} ({s.edges_rewritten_files} files relinked)")
+    t.add_row("stubs", f"{s.stubs} unresolved targets")
+    t.add_row("coverage", f"{s.parse_errors} files with parse errors, {s.partial_files} partial")
+    if s.skipped:
+        t.add_row("skipped", ", ".join(f"{v} {k}" for k, v in sorted(s.skipped.items())))
+    if s.unsupported:
+        top = sorted(s.unsupported.items(), key=lambda kv: -kv[1])[:8]
+        t.add_row("unsupported", ", ".join(f"{v} {k}" for k, v in top) + (" ..." if len(s.unsupported) > 8 else ""))
+    if s.resolutions:
+        t.add_row("resolution", ", ".join(f"{k} {v}" for k, v in sorted(s.resolutions.items(), key=lambda kv: -kv[1])))
+    t.add_row("chunks", str(s.chunks_written))
+    t.add_row("time", ", ".join(f"{k} {v:.2f}s" for k, v in s.timings.items()))
+    if embed_report:
+        if embed_report.get("mode") == "bm25-only":
+            t.add_row("embedding", f"skipped: {embed_report.get('reason')}")
+        else:
+            t.add_row("embedding", ", ".join(f"{k} {v}" for k, v in embed_report.items()))
+    console.print(t)
+    for m in s.messages[:10]:
+        console.print(f"[yellow]note[/yellow] {m}", highlight=False)
+
+
+@app.command()
+def embed(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
+    """Run (or resume) the embedding phase: vectors for chunks that have none yet."""
+
+    def body(ctx: _Ctx) -> None:
+        with _progress(as_json) as prog:
+            rep = _embed(ctx, repo, prog)
+        emit_json(rep) if as_json else console.print(rep)
+
+    _run(body)
+
+
+# ---------------------------------------------------------------------------- queries
+@app.command()
+def callers(
+    target: Annotated[str, typer.Argument(help="Qualified name, bare name, or file:/table:/endpoint:/topic: target.")],
+    repo: RepoOpt = None,
+    limit: Annotated[int, typer.Option(help="Callers to show.")] = 100,
+    as_json: JsonOpt = False,
+) -> None:
+    """Direct callers of a symbol (depth 1, CALLS edges), with call sites and resolution."""
+
+    def body(ctx: _Ctx) -> None:
+        from codegraph.core.impact import callers as run
+
+        res = run(ctx.graph, target, repo=repo, limit=limit)
+        if as_json:
+            emit_json(res.to_dict())
+        else:
+            _print_impact(res, title="callers")
+
+    _run(body)
+
+
+@app.command()
+def impact(
+    target: Annotated[str, typer.Argument(help="Qualified name, bare name, or file:/table:/endpoint:/topic: target.")],
+    depth: Annotated[int, typer.Option("--depth", "-d", min=1, max=20, help="Hops to walk from the target.")] = 5,
+    edge_type: Annotated[list[str] | None, typer.Option("--edge-type", "-e", help="Only these edge types (repeat). Default: CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, CALLS_HTTP.")] = None,
+    no_tests: Annotated[bool, typer.Option("--no-tests", help="Hide callers that are tests.")] = False,
+    limit: Annotated[int, typer.Option(help="Callers to show (totals always count all).")] = 200,
+    offset: Annotated[int, typer.Option(help="Skip this many callers (paging).")] = 0,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print the re-check list as Markdown for a pull request.")] = False,
+    repo: RepoOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Blast radius: callers up to DEPTH hops with paths and evidence, entry points, tables.
+
+    An empty answer means no supported relationship was found, not that nothing can break.
+    """
+
+    def body(ctx: _Ctx) -> None:
+        from codegraph.core.impact import impact as run
+
+        res = run(ctx.graph, target, repo=repo, depth=depth, edge_types=[e.upper() for e in edge_type] if edge_type else None,
+                  include_tests=not no_tests, limit=limit, offset=offset)
+        if as_json:
+            emit_json(res.to_dict())
+        elif markdown:
+            from codegraph.core.report import impact_markdown
+
+            sys.stdout.write(impact_markdown(res))
+        else:
+            _print_impact(res, title="impact")
+
+    _run(body)
+
+
+def _print_impact(res: Any, title: str) -> None:
+    console.print(f"[bold]{title}[/bold] of [cyan]{res.query}[/cyan] (depth {res.depth})", highlight=False)
+    for tg in res.targets:
+        console.print(f"  target: {tg.qualified_name} [{tg.kind}] {tg.file}:{tg.line} ({tg.repo})", highlight=False)
+    if res.callers:
+        t = Table(show_lines=False)
+        for col in ("depth", "caller", "kind", "via", "evidence", "resolution", "path"):
+            t.add_column(col, overflow="fold")
+        for c in res.callers:
+            t.add_row(str(c.depth), c.node.qualified_name + (" [test]" if c.is_test else ""), c.node.kind, c.via,
+                      f"{c.evidence_file}:{c.evidence_line}", c.resolution, " -> ".join(c.path))
+        console.print(t)
+    console.print(f"callers: showing {res.shown_callers} of {res.total_callers}"
+                  + (" (more exist: use --offset/--limit)" if res.truncated else ""))
+    if res.entry_points:
+        console.print("[bold]entry points[/bold]")
+        for e in res.entry_points:
+            console.print(f"  {e.kind}: {e.node.qualified_name} {e.node.file}:{e.node.line} (depth {e.depth}) {e.reason}",
+                          highlight=False)
+    if res.tables:
+        console.print("[bold]tables[/bold]: " + ", ".join(t["table"] for t in res.tables))
+    for u in res.unresolved:
+        console.print(f"[yellow]unresolved[/yellow] {u.target_identifier} ({u.reason}, {u.references} call sites "
+                      "could not be linked: they may reach this target)", highlight=False)
+    for f in res.freshness:
+        console.print(f"[dim]graph of {f['repo']}: imported {f['last_imported_at']}, commit {f['commit'] or 'n/a'}[/dim]")
+    console.print(f"[dim]steps: {', '.join(f'{s.name} {s.ms:.1f} ms' for s in res.steps)}[/dim]")
+    console.print(f"[dim]{res.notice}[/dim]")
+
+
+@app.command()
+def search(
+    text: Annotated[str, typer.Argument(help="Words or a description, e.g. \"parse config file\".")],
+    k: Annotated[int, typer.Option("-k", help="Hits to return.")] = 10,
+    repo: RepoOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Hybrid search: BM25 over code and split identifiers plus kNN over embeddings,
+    fused by reciprocal rank fusion. Hits without a graph node are dropped."""
+
+    def body(ctx: _Ctx) -> None:
+        from codegraph.core.embedder import Embedder
+        from codegraph.core.retrieval import hybrid_search
+
+        res = hybrid_search(ctx.search, Embedder(ctx.settings), text, k=k, repo=repo, graph=ctx.graph)
+        if as_json:
+            emit_json(res)
+            return
+        t = Table(title=f"search: {text} ({res.mode})")
+        for col in ("#", "symbol", "file:line", "score", "bm25", "knn"):
+            t.add_column(col, overflow="fold")
+        for i, h in enumerate(res.hits, 1):
+            c = h.chunk
+            t.add_row(str(i), c.qualified_name or c.file, f"{c.file}:{c.line}", f"{h.score:.4f}",
+                      str(h.bm25_rank or "-"), str(h.knn_rank or "-"))
+        console.print(t)
+        if getattr(res, "reason", ""):
+            console.print(f"[yellow]{res.reason}[/yellow]")
+        console.print(f"[dim]steps: {', '.join(f'{s.name} {s.ms:.1f} ms' for s in res.steps)}[/dim]")
+
+    _run(body)
+
+
+@app.command()
+def stats(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
+    """Counts per repo: files, symbols, edges by type, stubs, coverage, search chunks."""
+
+    def body(ctx: _Ctx) -> None:
+        from codegraph.core.impact import freshness
+
+        out = {"graph_backend": ctx.graph.backend, "search_backend": ctx.search.backend,
+               "graph": ctx.graph.counts(repo), "search": ctx.search.stats(repo),
+               "freshness": freshness(ctx.graph, {repo} if repo else None)}
+        if as_json:
+            emit_json(out)
+            return
+        g = out["graph"]
+        t = Table(title=f"codegraph stats ({out['graph_backend']} graph, {out['search_backend']} search)", show_header=False)
+        for label, n in sorted(g["nodes"].items()):
+            t.add_row(f"nodes: {label}", str(n))
+        for et, n in sorted(g["edges"].items()):
+            t.add_row(f"edges: {et}", str(n))
+        t.add_row("files by language", ", ".join(f"{k} {v}" for k, v in sorted(g["languages"].items(), key=lambda kv: -kv[1])))
+        t.add_row("parse errors / partial", f"{g['parse_errors']} / {g['partial_files']}")
+        t.add_row("search chunks (with vectors)", f"{out['search'].get('chunks')} ({out['search'].get('with_vectors')})")
+        for f in out["freshness"]:
+            t.add_row(f"repo {f['repo']}", f"imported {f['last_imported_at']}, checked {f['last_checked_at']}, commit {f['commit'] or 'n/a'}")
+        console.print(t)
+
+    _run(body)
+
+
+@app.command()
+def verify(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
+    """Check graph integrity: zero orphan files and zero orphan symbols (exit 1 otherwise)."""
+
+    def body(ctx: _Ctx) -> None:
+        res = ctx.graph.verify(repo)
+        ok = all(v == 0 for v in res.values())
+        if as_json:
+            emit_json({"ok": ok, **res})
+        else:
+            for k, v in res.items():
+                console.print(f"{'[green]ok[/green]' if v == 0 else '[red]FAIL[/red]'} {k}: {v}")
+        if not ok:
+            raise typer.Exit(1)
+
+    _run(body)
+
+
+@app.command()
+def stubs(repo: RepoOpt = None, limit: Annotated[int, typer.Option(help="Rows to show.")] = 30, as_json: JsonOpt = False) -> None:
+    """UnresolvedSymbol stubs ranked by how many call sites reference them (triage list)."""
+
+    def body(ctx: _Ctx) -> None:
+        rows = ctx.graph.stubs_ranked(repo, limit=limit)
+        if as_json:
+            emit_json([{"target_identifier": n.props.get("target_identifier"), "reason": n.props.get("reason"),
+                        "references": c, "candidates": n.props.get("candidates", []), "repo": n.repo} for n, c in rows])
+            return
+        t = Table(title="unresolved symbols")
+        for col in ("references", "target", "reason", "candidates"):
+            t.add_column(col, overflow="fold")
+        for n, c in rows:
+            t.add_row(str(c), n.props.get("target_identifier", ""), n.props.get("reason", ""),
+                      ", ".join(n.props.get("candidates", [])[:4]))
+        console.print(t)
+
+    _run(body)
+
+
+@app.command()
+def query(
+    cypher: Annotated[str, typer.Argument(help="Read-only Cypher; $repo is bound from --repo.")],
+    repo: RepoOpt = None,
+    limit: Annotated[int, typer.Option(help="Rows to return at most.")] = 200,
+    as_json: JsonOpt = False,
+) -> None:
+    """Raw read-only Cypher on Neo4j. Write clauses are refused before sending."""
+
+    def body(ctx: _Ctx) -> None:
+        rows, total = ctx.graph.run_cypher(cypher, {"repo": repo}, limit)
+        if as_json:
+            emit_json({"rows": rows, "total": total, "shown": len(rows)})
+            return
+        if rows:
+            t = Table()
+            for col in rows[0]:
+                t.add_column(str(col), overflow="fold")
+            for r in rows:
+                t.add_row(*(json.dumps(v, default=str) if not isinstance(v, str) else v for v in r.values()))
+            console.print(t)
+        console.print(f"{len(rows)} of {total} rows")
+
+    _run(body)
+
+
+@app.command()
+def dashboard(
+    port: Annotated[int, typer.Option(help="Port to serve on.")] = 8501,
+    host: Annotated[str, typer.Option(help="Address to bind (localhost by default; 0.0.0.0 exposes it).")] = "127.0.0.1",
+) -> None:
+    """Start the Streamlit dashboard (Overview, Search, Impact, ...)."""
+    import subprocess
+
+    entry = Path(__file__).parent / "dashboard" / "app.py"
+    cmd = [sys.executable, "-m", "streamlit", "run", str(entry), "--server.address", host, "--server.port", str(port),
+           "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    console.print(f"dashboard on http://{host}:{port}  (Ctrl+C to stop)")
+    raise typer.Exit(subprocess.call(cmd))
+
+
+# Commands of other faces live in their own modules, each exposing register(app, run).
+for _mod in ("codegraph.cli_agent", "codegraph.cli_triage", "codegraph.cli_pipeline"):
+    try:
+        __import__(_mod, fromlist=["register"]).register(app, _run)
+    except ModuleNotFoundError as _e:  # a face not built yet
+        if _e.name != _mod:
+            raise
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

@@ -1,0 +1,242 @@
+"""Pipeline commands: extract, load, refresh (registry), watch, baseline."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from codegraph.cli import JsonOpt, RepoOpt, _decisions, _embed, _print_summary, _progress, console, emit_json, err
+
+
+def register(app: typer.Typer, run: Any) -> None:
+    @app.command()
+    def extract(
+        path: Annotated[Path, typer.Argument(help="Folder to extract.")],
+        output: Annotated[Path, typer.Option("--output", "-o", help="JSONL file to write ('-' for stdout).")],
+        repo: Annotated[str | None, typer.Option("--repo", "-r", help="Repo name (default: folder name).")] = None,
+        exclude: Annotated[list[str] | None, typer.Option("--exclude", "-x", help="Glob to leave out (repeat).")] = None,
+        workers: Annotated[int, typer.Option(help="Processes (0 = one per core).")] = 0,
+    ) -> None:
+        """Extract records to JSONL without touching any store (the dry run of `index`).
+
+        Format: docs/extraction-format.md (one record per line, header first)."""
+
+        def body(ctx: Any) -> None:
+            from codegraph.indexer.pipeline import default_repo_name, extract_tree
+            from codegraph.indexer.records import write_jsonl
+
+            name = repo or default_repo_name(path)
+            with _progress(str(output) == "-") as prog:
+                task = None
+
+                def tick(phase: str, done: int, total: int) -> None:
+                    nonlocal task
+                    if prog is not None:
+                        task = task if task is not None else prog.add_task(phase, total=total)
+                        prog.update(task, completed=done, total=total)
+
+                header, files, report = extract_tree(path, name, workers=workers, exclude=exclude, progress=tick)
+            out = sys.stdout if str(output) == "-" else output.open("w", encoding="utf-8")
+            try:
+                n = write_jsonl(out, {**header, **report}, files)
+            finally:
+                if out is not sys.stdout:
+                    out.close()
+            err.print(f"wrote {n} records for {len(files)} files to {output}")
+
+        run(body)
+
+    @app.command()
+    def load(
+        file: Annotated[Path, typer.Argument(help="JSONL written by `codegraph extract`.")],
+        repo: Annotated[str | None, typer.Option("--repo", "-r", help="Load under this repo name instead of the header's.")] = None,
+        embed: Annotated[bool, typer.Option("--embed/--no-embed", help="Embed new chunks afterwards.")] = False,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Load a JSONL extraction into the stores (the skip-extract half of `index`).
+
+        Malformed lines are reported with their line numbers and skipped; the rest loads."""
+
+        def body(ctx: Any) -> None:
+            from codegraph.core.errors import BadInput
+            from codegraph.indexer.pipeline import load_extractions
+            from codegraph.indexer.records import read_jsonl
+            from codegraph.indexer.state import StateStore
+
+            if not file.is_file():
+                raise BadInput(f"no such file: {file}")
+            with file.open(encoding="utf-8", errors="replace") as fh:
+                header, files, problems = read_jsonl(fh)
+            for p in problems[:20]:
+                err.print(f"[yellow]skipped line {p.line}[/yellow]: {p.reason}", highlight=False)
+            state = StateStore(ctx.settings.state_db)
+            name = repo or header.get("repo")
+            s = load_extractions(header, files, ctx.graph, ctx.search, state, repo=repo,
+                                 decisions=_decisions(ctx, name) if name else None)
+            state.close()
+            rep = _embed(ctx, s.repo, None) if embed else None
+            skipped = {"malformed_lines": len(problems), "first": [p.__dict__ for p in problems[:20]]}
+            if as_json:
+                emit_json({"summary": s, "skipped_records": skipped, "embedding": rep})
+            else:
+                _print_summary(s, rep)
+                console.print(f"skipped records: {len(problems)} malformed line(s)")
+
+        run(body)
+
+    @app.command()
+    def refresh(
+        repo: Annotated[str | None, typer.Option("--repo", "-r", help="Only this registered repo.")] = None,
+        config: Annotated[Path | None, typer.Option("--config", "-c", help="Project config (default ./codegraph.toml or $CODEGRAPH_CONFIG).")] = None,
+        embed: Annotated[bool, typer.Option("--embed/--no-embed", help="Embed new chunks after each repo.")] = True,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Bring every registered repository up to date (only changed files re-parse).
+
+        The unit of work for schedulers: `codegraph refresh --repo NAME` per job. A repo
+        that fails is reported and the others still refresh; exit 1 if any failed."""
+
+        def body(ctx: Any) -> None:
+            from codegraph.core.errors import CodegraphError
+            from codegraph.indexer.pipeline import index_repo
+            from codegraph.indexer.registry import config_path, load_registry, sync_mirror
+            from codegraph.indexer.state import StateStore
+
+            entries = load_registry(config_path(config))
+            if repo:
+                entries = [e for e in entries if e.name == repo]
+                if not entries:
+                    raise CodegraphError(f"repo {repo!r} is not in {config_path(config)}")
+            state = StateStore(ctx.settings.state_db)
+            results: list[dict[str, Any]] = []
+            failed = 0
+            for e in entries:
+                t = time.perf_counter()
+                try:
+                    note = sync_mirror(e)
+                    s = index_repo(e.path, e.name, ctx.graph, ctx.search, state, workers=ctx.settings.workers,
+                                   max_file_bytes=ctx.settings.max_file_bytes, include=e.include or None,
+                                   exclude=e.exclude or None, decisions=_decisions(ctx, e.name), pages=e.pages)
+                    rep = _embed(ctx, e.name, None) if embed else None
+                    results.append({"repo": e.name, "ok": True, "note": note, "summary": s, "embedding": rep})
+                except (CodegraphError, OSError) as ex:
+                    failed += 1
+                    results.append({"repo": e.name, "ok": False, "error": str(ex),
+                                    "seconds": round(time.perf_counter() - t, 2)})
+            state.close()
+            if as_json:
+                emit_json(results)
+            else:
+                for r in results:
+                    if r["ok"]:
+                        s = r["summary"]
+                        console.print(f"[green]ok[/green] {r['repo']}: {s.changed} parsed, {s.removed} removed, "
+                                      f"{s.unchanged} unchanged in {s.timings.get('total', 0):.2f}s ({r['note']})")
+                    else:
+                        console.print(f"[red]failed[/red] {r['repo']}: {r['error']}", highlight=False)
+            if failed:
+                raise typer.Exit(1)
+
+        run(body)
+
+    @app.command()
+    def watch(
+        path: Annotated[Path, typer.Argument(help="Folder to keep indexed.")],
+        repo: Annotated[str | None, typer.Option("--repo", "-r", help="Repo name (default: folder name).")] = None,
+        debounce_ms: Annotated[int, typer.Option(help="Wait this long after the last save.")] = 150,
+    ) -> None:
+        """Live sync: re-index saved files (and relink their dependants) until Ctrl+C."""
+
+        def body(ctx: Any) -> None:
+            import watchfiles
+
+            from codegraph.indexer.pipeline import default_repo_name, index_repo
+            from codegraph.indexer.state import StateStore
+
+            name = repo or default_repo_name(path)
+            state = StateStore(ctx.settings.state_db)
+            s = index_repo(path, name, ctx.graph, ctx.search, state)
+            console.print(f"watching {path} as {name}: {s.files} files indexed; Ctrl+C to stop")
+            try:
+                for changes in watchfiles.watch(path, debounce=debounce_ms, step=50):
+                    t = time.perf_counter()
+                    s = index_repo(path, name, ctx.graph, ctx.search, state, workers=1)
+                    console.print(f"{len(changes)} change(s): {s.changed} parsed, {s.removed} removed, "
+                                  f"{s.edges_rewritten_files} relinked in {(time.perf_counter() - t) * 1000:.0f} ms")
+            except KeyboardInterrupt:
+                pass
+            finally:
+                state.close()
+
+        run(body)
+
+    @app.command()
+    def baseline(
+        repo: RepoOpt = None,
+        threshold: Annotated[float, typer.Option(help="Flag counts that dropped by more than this percent.")] = 5.0,
+        against: Annotated[str | None, typer.Option(help="Baseline snapshot time (taken_at); default the previous one.")] = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Count trend per repo (files, symbols, stubs, edges by type) with drops flagged.
+
+        Exit 1 when a count dropped by more than the threshold; lists vanished symbols."""
+
+        def body(ctx: Any) -> None:
+            from codegraph.core.baselines import compare, snapshots
+            from codegraph.indexer.state import StateStore
+
+            names = [repo] if repo else [r.props["name"] for r in ctx.graph.repos()]
+            state = StateStore(ctx.settings.state_db)
+            report = []
+            flagged = False
+            for name in names:
+                snaps = snapshots(ctx.graph, name)
+                if not snaps:
+                    report.append({"repo": name, "snapshots": 0, "drops": []})
+                    continue
+                cur = snaps[-1]
+                base = next((s for s in snaps if s["taken_at"] == against), None) if against else (
+                    snaps[-2] if len(snaps) > 1 else None)
+                drops = compare(base["counts"], cur["counts"], threshold) if base else []
+                if base and drops:
+                    before = state.snapshot_symbols(name, base["taken_at"]) or set()
+                    after = state.snapshot_symbols(name, cur["taken_at"]) or set()
+                    gone = sorted(before - after)
+                    for d in drops:
+                        if d.key == "symbols":
+                            d.disappeared = gone[:200]
+                flagged = flagged or bool(drops)
+                report.append({"repo": name, "snapshots": len(snaps), "baseline": base, "current": cur,
+                               "trend": snaps[-20:], "drops": drops})
+            state.close()
+            if as_json:
+                emit_json(report)
+            else:
+                for r in report:
+                    if not r["snapshots"]:
+                        console.print(f"{r['repo']}: no snapshots yet (index it first)")
+                        continue
+                    t = Table(title=f"{r['repo']}: {r['snapshots']} snapshot(s)")
+                    t.add_column("count")
+                    trend = r["trend"]
+                    for s in trend[-6:]:
+                        t.add_column(s["taken_at"][5:16])
+                    keys = sorted({k for s in trend for k in s["counts"]})
+                    dropped = {d.key for d in r["drops"]}
+                    for k in keys:
+                        t.add_row(f"[red]{k}[/red]" if k in dropped else k,
+                                  *(str(s["counts"].get(k, 0)) for s in trend[-6:]))
+                    console.print(t)
+                    for d in r["drops"]:
+                        console.print(f"[red]drop[/red] {d.key}: {d.baseline} -> {d.current} (-{d.percent}%)")
+                        for q in d.disappeared[:20]:
+                            console.print(f"   gone: {q}", highlight=False)
+            if flagged:
+                raise typer.Exit(1)
+
+        run(body)

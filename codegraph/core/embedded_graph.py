@@ -1,0 +1,392 @@
+"""Embedded GraphStore on Python's sqlite3 (WAL mode): the zero-setup default backend.
+
+Two tables: ``nodes`` (uid, label, repo, a few indexed key columns, JSON props) and
+``edges`` (type, source uid, target uid, evidence file/line, resolution, JSON extra).
+Readers use their own connection per thread, so a read never waits for a write (WAL).
+Semantics are those of ``codegraph.core.graph_store.GraphStore``; the contract tests
+run the same module against this backend and Neo4j.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from codegraph.core.errors import StoreUnavailable, Unsupported
+from codegraph.core.models import (
+    DECLARES,
+    DERIVED_EDGES,
+    FILE,
+    IN_REPO,
+    REPO,
+    STUB,
+    SYMBOL,
+    Edge,
+    EdgeHit,
+    FileDiff,
+    FileImport,
+    Node,
+    RepoRecord,
+    repo_uid,
+)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS nodes (
+  uid TEXT PRIMARY KEY,
+  label TEXT NOT NULL,
+  repo TEXT NOT NULL,
+  name TEXT,
+  qualified_name TEXT,
+  path TEXT,
+  props TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS nodes_label_repo ON nodes(label, repo);
+CREATE INDEX IF NOT EXISTS nodes_repo_path ON nodes(repo, path);
+CREATE INDEX IF NOT EXISTS nodes_qn ON nodes(qualified_name);
+CREATE INDEX IF NOT EXISTS nodes_name ON nodes(name);
+CREATE TABLE IF NOT EXISTS edges (
+  id INTEGER PRIMARY KEY,
+  type TEXT NOT NULL,
+  source TEXT NOT NULL,
+  target TEXT NOT NULL,
+  repo TEXT NOT NULL,
+  file TEXT NOT NULL DEFAULT '',
+  line INTEGER NOT NULL DEFAULT 0,
+  resolution TEXT NOT NULL DEFAULT '',
+  extra TEXT NOT NULL DEFAULT '{}',
+  UNIQUE(type, source, target, file, line)
+);
+CREATE INDEX IF NOT EXISTS edges_target ON edges(target, type);
+CREATE INDEX IF NOT EXISTS edges_source ON edges(source, type);
+CREATE INDEX IF NOT EXISTS edges_repo_file ON edges(repo, file);
+"""
+
+_DERIVED = tuple(DERIVED_EDGES)
+_DERIVED_SQL = ",".join("?" * len(_DERIVED))
+BATCH = 500  # uids per IN (...) list
+
+
+def _chunks(seq: Sequence[Any], n: int = BATCH) -> Iterator[Sequence[Any]]:
+    for i in range(0, len(seq), n):
+        yield seq[i:i + n]
+
+
+def _q(n: int) -> str:
+    return ",".join("?" * n)
+
+
+def _node_row(n: Node) -> tuple[Any, ...]:
+    p = n.props
+    path = p.get("path") if n.label == FILE else p.get("file")
+    return (n.uid, n.label, p.get("repo", ""), p.get("name"), p.get("qualified_name"), path,
+            json.dumps(p, ensure_ascii=False, default=str))
+
+
+def _to_node(row: sqlite3.Row | tuple[Any, ...]) -> Node:
+    return Node(row[0], row[1], json.loads(row[2]))
+
+
+def _to_edge(row: sqlite3.Row | tuple[Any, ...]) -> Edge:
+    return Edge(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]) if row[6] else {})
+
+
+class EmbeddedGraphStore:
+    """GraphStore on one sqlite file. ``path`` is created with its folder if missing.
+
+    Raises StoreUnavailable (naming CODEGRAPH_HOME) when the file cannot be opened.
+    """
+
+    backend = "embedded"
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._local = threading.local()
+        self._write_lock = threading.Lock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.ensure_schema()
+        except (OSError, sqlite3.Error) as e:
+            raise StoreUnavailable(f"cannot open the embedded graph at {self.path}: {e} (check CODEGRAPH_HOME)") from e
+
+    # -- connections ------------------------------------------------------------
+    def _conn(self) -> sqlite3.Connection:
+        c = getattr(self._local, "conn", None)
+        if c is None:
+            c = sqlite3.connect(self.path, timeout=60, isolation_level=None, check_same_thread=False)
+            c.execute("PRAGMA journal_mode=WAL")
+            c.execute("PRAGMA synchronous=NORMAL")
+            c.execute("PRAGMA foreign_keys=OFF")
+            c.execute("PRAGMA cache_size=-65536")
+            self._local.conn = c
+        return c
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        c = self._conn()
+        with self._write_lock:
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                yield c
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            c.execute("COMMIT")
+
+    def ensure_schema(self) -> None:
+        self._conn().executescript(SCHEMA)
+
+    def close(self) -> None:
+        c = getattr(self._local, "conn", None)
+        if c is not None:
+            c.close()
+            self._local.conn = None
+
+    # -- writes -----------------------------------------------------------------
+    def upsert_repo(self, repo: RepoRecord) -> None:
+        with self._tx() as c:
+            self._upsert(c, [repo.to_node()])
+
+    @staticmethod
+    def _upsert(c: sqlite3.Connection, nodes: Iterable[Node]) -> None:
+        c.executemany(
+            "INSERT INTO nodes(uid,label,repo,name,qualified_name,path,props) VALUES (?,?,?,?,?,?,?) "
+            "ON CONFLICT(uid) DO UPDATE SET label=excluded.label, repo=excluded.repo, name=excluded.name, "
+            "qualified_name=excluded.qualified_name, path=excluded.path, props=excluded.props",
+            [_node_row(n) for n in nodes],
+        )
+
+    @staticmethod
+    def _insert_edges(c: sqlite3.Connection, repo: str, edges: Iterable[Edge]) -> int:
+        before = c.total_changes
+        c.executemany(
+            "INSERT OR IGNORE INTO edges(type,source,target,repo,file,line,resolution,extra) "
+            "SELECT ?,?,?,?,?,?,?,? WHERE EXISTS(SELECT 1 FROM nodes WHERE uid=?) "
+            "AND EXISTS(SELECT 1 FROM nodes WHERE uid=?)",
+            [(e.type, e.source, e.target, repo, e.file, e.line, e.resolution,
+              json.dumps(e.extra, ensure_ascii=False) if e.extra else "{}", e.source, e.target) for e in edges],
+        )
+        return c.total_changes - before
+
+    @staticmethod
+    def _delete_nodes(c: sqlite3.Connection, uids: Sequence[str]) -> int:
+        n = 0
+        for part in _chunks(list(uids)):
+            q = _q(len(part))
+            c.execute(f"DELETE FROM edges WHERE source IN ({q})", part)
+            c.execute(f"DELETE FROM edges WHERE target IN ({q})", part)
+            n += c.execute(f"DELETE FROM nodes WHERE uid IN ({q})", part).rowcount
+        return n
+
+    def import_files(self, repo: str, files: list[FileImport]) -> dict[str, FileDiff]:
+        out: dict[str, FileDiff] = {}
+        ruid = repo_uid(repo)
+        for fi in files:
+            path = fi.file.path
+            with self._tx() as c:
+                existing = {r[0] for r in c.execute(
+                    "SELECT uid FROM nodes WHERE label=? AND repo=? AND path=?", (SYMBOL, repo, path))}
+                wanted = {s.uid: s for s in fi.symbols}
+                gone = [u for u in existing if u not in wanted]
+                c.execute(f"DELETE FROM edges WHERE repo=? AND file=? AND type IN ({_DERIVED_SQL})",
+                          (repo, path, *_DERIVED))
+                self._delete_nodes(c, gone)
+                fnode = fi.file.to_node()
+                self._upsert(c, [fnode, *(s.to_node() for s in fi.symbols)])
+                c.execute("DELETE FROM edges WHERE source=? AND type IN (?,?)", (fnode.uid, IN_REPO, DECLARES))
+                structural = [Edge(IN_REPO, fnode.uid, ruid, path)]
+                structural += [Edge(DECLARES, fnode.uid, u, path, s.line) for u, s in wanted.items()]
+                self._insert_edges(c, repo, structural)
+                out[path] = FileDiff(added=len(wanted.keys() - existing), updated=len(wanted.keys() & existing),
+                                     removed=len(gone))
+        return out
+
+    def remove_files(self, repo: str, paths: list[str]) -> int:
+        removed = 0
+        with self._tx() as c:
+            for part in _chunks(paths):
+                q = _q(len(part))
+                uids = [r[0] for r in c.execute(
+                    f"SELECT uid FROM nodes WHERE repo=? AND path IN ({q}) AND label IN (?,?)",
+                    (repo, *part, FILE, SYMBOL))]
+                c.execute(f"DELETE FROM edges WHERE repo=? AND file IN ({q}) AND type IN ({_DERIVED_SQL})",
+                          (repo, *part, *_DERIVED))
+                removed += sum(1 for u in uids if u.startswith("file|"))
+                self._delete_nodes(c, uids)
+        return removed
+
+    def upsert_nodes(self, nodes: list[Node]) -> None:
+        with self._tx() as c:
+            self._upsert(c, nodes)
+
+    def replace_edges(self, repo: str, files: list[str], edges: list[Edge]) -> int:
+        with self._tx() as c:
+            for part in _chunks(files):
+                c.execute(f"DELETE FROM edges WHERE repo=? AND file IN ({_q(len(part))}) AND type IN ({_DERIVED_SQL})",
+                          (repo, *part, *_DERIVED))
+            return self._insert_edges(c, repo, edges)
+
+    def delete_nodes(self, uids: list[str]) -> int:
+        with self._tx() as c:
+            return self._delete_nodes(c, uids)
+
+    def prune_unreferenced(self, repo: str, labels: Iterable[str]) -> int:
+        labels = list(labels)
+        with self._tx() as c:
+            uids = [r[0] for r in c.execute(
+                f"SELECT uid FROM nodes n WHERE repo=? AND label IN ({_q(len(labels))}) "
+                "AND NOT EXISTS(SELECT 1 FROM edges WHERE target=n.uid) "
+                "AND NOT EXISTS(SELECT 1 FROM edges WHERE source=n.uid)", (repo, *labels))]
+            return self._delete_nodes(c, uids)
+
+    def delete_repo(self, repo: str) -> None:
+        with self._tx() as c:
+            c.execute("DELETE FROM edges WHERE repo=?", (repo,))
+            c.execute("DELETE FROM nodes WHERE repo=?", (repo,))
+
+    # -- reads ------------------------------------------------------------------
+    def _select_nodes(self, where: str, params: Sequence[Any]) -> list[Node]:
+        return [_to_node(r) for r in self._conn().execute(f"SELECT uid,label,props FROM nodes WHERE {where}", params)]
+
+    def get_nodes(self, uids: list[str]) -> dict[str, Node]:
+        out: dict[str, Node] = {}
+        for part in _chunks(list(dict.fromkeys(uids))):
+            for n in self._select_nodes(f"uid IN ({_q(len(part))})", part):
+                out[n.uid] = n
+        return out
+
+    def _symbols_by(self, column: str, keys: list[str], repo: str | None) -> dict[str, list[Node]]:
+        out: dict[str, list[Node]] = defaultdict(list)
+        for part in _chunks(list(dict.fromkeys(keys))):
+            where = f"label=? AND {column} IN ({_q(len(part))})" + (" AND repo=?" if repo else "")
+            params = [SYMBOL, *part] + ([repo] if repo else [])
+            for n in self._select_nodes(where + " ORDER BY uid", params):
+                out[n.props[column]].append(n)
+        return dict(out)
+
+    def symbols_by_qualified_name(self, qualified_names: list[str], repo: str | None = None) -> dict[str, list[Node]]:
+        return self._symbols_by("qualified_name", qualified_names, repo)
+
+    def symbols_by_name(self, names: list[str], repo: str | None = None) -> dict[str, list[Node]]:
+        return self._symbols_by("name", names, repo)
+
+    def nodes_in_files(self, repo: str, paths: list[str]) -> dict[str, list[Node]]:
+        out: dict[str, list[Node]] = defaultdict(list)
+        for part in _chunks(list(dict.fromkeys(paths))):
+            for n in self._select_nodes(f"label=? AND repo=? AND path IN ({_q(len(part))})", [SYMBOL, repo, *part]):
+                out[n.props["file"]].append(n)
+        for v in out.values():
+            v.sort(key=lambda n: (n.props.get("line", 0), n.uid))
+        return dict(out)
+
+    def find_nodes(self, text: str, labels: list[str] | None = None, repo: str | None = None, limit: int = 20) -> list[Node]:
+        t = text.strip().lower()
+        if not t:
+            return []
+        esc = t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        labels = labels or [SYMBOL, FILE, STUB, "Endpoint", "Table", "Topic"]
+        cond = f"label IN ({_q(len(labels))})" + (" AND repo=?" if repo else "")
+        params: list[Any] = [*labels] + ([repo] if repo else [])
+        sql = f"""
+        SELECT uid,label,props, CASE
+          WHEN lower(name)=:t OR lower(qualified_name)=:t OR lower(path)=:t THEN 0
+          WHEN lower(qualified_name) LIKE :suffix ESCAPE '\\' OR lower(path) LIKE :suffix ESCAPE '\\' THEN 1
+          WHEN lower(name) LIKE :prefix ESCAPE '\\' OR lower(qualified_name) LIKE :prefix ESCAPE '\\'
+               OR lower(path) LIKE :prefix ESCAPE '\\' THEN 2
+          ELSE 3 END AS rank
+        FROM nodes WHERE {cond.replace('?', '{}')} AND (
+          lower(name) LIKE :sub ESCAPE '\\' OR lower(qualified_name) LIKE :sub ESCAPE '\\' OR lower(path) LIKE :sub ESCAPE '\\')
+        ORDER BY rank, length(coalesce(qualified_name, path, name)), uid LIMIT :limit"""
+        named = {f"p{i}": v for i, v in enumerate(params)}
+        sql = sql.format(*[f":p{i}" for i in range(len(params))])
+        rows = self._conn().execute(sql, {
+            "t": t, "suffix": f"%.{esc}" if "." in t or "/" in t else f"%/{esc}",
+            "prefix": f"{esc}%", "sub": f"%{esc}%", "limit": limit, **named})
+        return [_to_node(r[:3]) for r in rows]
+
+    def neighbours(
+        self, uids: list[str], direction: str, edge_types: list[str] | None = None, limit_per_node: int | None = None
+    ) -> dict[str, list[EdgeHit]]:
+        if direction not in ("in", "out"):
+            raise ValueError("direction must be 'in' or 'out'")
+        key, other = ("target", "source") if direction == "in" else ("source", "target")
+        out: dict[str, list[EdgeHit]] = defaultdict(list)
+        types_sql = f" AND e.type IN ({_q(len(edge_types))})" if edge_types else ""
+        for part in _chunks(list(dict.fromkeys(uids))):
+            rows = self._conn().execute(
+                f"SELECT e.type,e.source,e.target,e.file,e.line,e.resolution,e.extra, n.uid,n.label,n.props "
+                f"FROM edges e JOIN nodes n ON n.uid=e.{other} WHERE e.{key} IN ({_q(len(part))}){types_sql} "
+                f"ORDER BY e.{key}, e.file, e.line, n.uid",
+                [*part, *(edge_types or [])])
+            for r in rows:
+                anchor = r[2] if direction == "in" else r[1]
+                hits = out[anchor]
+                if limit_per_node is None or len(hits) < limit_per_node:
+                    hits.append(EdgeHit(_to_edge(r[:7]), _to_node(r[7:])))
+        return dict(out)
+
+    def file_hashes(self, repo: str) -> dict[str, str]:
+        rows = self._conn().execute(
+            "SELECT path, json_extract(props,'$.content_hash') FROM nodes WHERE label=? AND repo=?", (FILE, repo))
+        return {r[0]: r[1] or "" for r in rows}
+
+    def repos(self) -> list[Node]:
+        return self._select_nodes("label=? ORDER BY uid", [REPO])
+
+    def nodes_by_label(self, label: str, repo: str | None = None, limit: int = 1000, offset: int = 0) -> list[Node]:
+        where = "label=?" + (" AND repo=?" if repo else "")
+        return self._select_nodes(where + " ORDER BY uid LIMIT ? OFFSET ?",
+                                  [label] + ([repo] if repo else []) + [limit, offset])
+
+    def stubs_ranked(self, repo: str | None = None, limit: int = 50, offset: int = 0) -> list[tuple[Node, int]]:
+        where = "n.label=?" + (" AND n.repo=?" if repo else "")
+        rows = self._conn().execute(
+            f"SELECT n.uid,n.label,n.props,(SELECT count(*) FROM edges e WHERE e.target=n.uid) AS refs "
+            f"FROM nodes n WHERE {where} ORDER BY refs DESC, n.uid LIMIT ? OFFSET ?",
+            [STUB] + ([repo] if repo else []) + [limit, offset])
+        return [(_to_node(r[:3]), r[3]) for r in rows]
+
+    def counts(self, repo: str | None = None) -> dict[str, Any]:
+        c = self._conn()
+        w, p = (" WHERE repo=?", [repo]) if repo else ("", [])
+        nodes = dict(c.execute(f"SELECT label, count(*) FROM nodes{w} GROUP BY label", p).fetchall())
+        edges = dict(c.execute(f"SELECT type, count(*) FROM edges{w} GROUP BY type", p).fetchall())
+        fw = " AND repo=?" if repo else ""
+        langs = dict(c.execute(
+            f"SELECT json_extract(props,'$.language'), count(*) FROM nodes WHERE label=?{fw} GROUP BY 1", [FILE, *p]))
+        sym_langs = dict(c.execute(
+            f"SELECT json_extract(props,'$.language'), count(*) FROM nodes WHERE label=?{fw} GROUP BY 1",
+            [SYMBOL, *p]))
+        status = dict(c.execute(
+            f"SELECT json_extract(props,'$.coverage_status'), count(*) FROM nodes WHERE label=?{fw} GROUP BY 1",
+            [FILE, *p]))
+        errors = c.execute(
+            f"SELECT count(*) FROM nodes WHERE label=?{fw} AND json_extract(props,'$.had_error')", [FILE, *p]
+        ).fetchone()[0]
+        return {"nodes": nodes, "edges": edges, "languages": langs, "symbols_by_language": sym_langs,
+                "coverage": status, "parse_errors": errors, "partial_files": status.get("partial", 0)}
+
+    def verify(self, repo: str | None = None) -> dict[str, int]:
+        c = self._conn()
+        fw, p = (" AND n.repo=?", [repo]) if repo else ("", [])
+        orphan_files = c.execute(
+            f"SELECT count(*) FROM nodes n WHERE n.label=?{fw} AND NOT EXISTS("
+            "SELECT 1 FROM edges e WHERE e.source=n.uid AND e.type=?)", [FILE, *p, IN_REPO]).fetchone()[0]
+        orphan_symbols = c.execute(
+            f"SELECT count(*) FROM nodes n WHERE n.label=?{fw} AND NOT EXISTS("
+            "SELECT 1 FROM edges e WHERE e.target=n.uid AND e.type=?)", [SYMBOL, *p, DECLARES]).fetchone()[0]
+        ew, ep = (" AND e.repo=?", [repo]) if repo else ("", [])
+        dangling = c.execute(
+            f"SELECT count(*) FROM edges e WHERE (NOT EXISTS(SELECT 1 FROM nodes WHERE uid=e.source) "
+            f"OR NOT EXISTS(SELECT 1 FROM nodes WHERE uid=e.target)){ew}", ep).fetchone()[0]
+        return {"orphan_files": orphan_files, "orphan_symbols": orphan_symbols, "dangling_edges": dangling}
+
+    def run_cypher(self, query: str, params: dict[str, Any], limit: int) -> tuple[list[dict[str, Any]], int]:
+        raise Unsupported(
+            "raw Cypher needs Neo4j: the embedded graph has no Cypher engine "
+            "(run `make services` and set CODEGRAPH_GRAPH=bolt://127.0.0.1:7687)")

@@ -1,0 +1,292 @@
+"""Hybrid retrieval in core: BM25 + kNN fused by reciprocal rank fusion, then joined to
+the graph (DESIGN.md 'Search'). The same code runs for every SearchIndex backend.
+
+Also home of the identifier analysis both backends index with (``identifier_words``,
+``identifier_field``, ``query_terms``): splitting happens in Python, not in a backend
+analyzer, so that SQLite FTS5 and Elasticsearch (whose integ-test distribution has no
+``word_delimiter_graph``) see the same terms.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from codegraph.core.errors import CodegraphError
+from codegraph.core.models import Chunk
+from codegraph.core.search_index import SearchIndex
+
+if TYPE_CHECKING:
+    from codegraph.core.graph_store import GraphStore
+
+RRF_K = 60  # the constant of reciprocal rank fusion (Cormack et al.); 1/(60 + rank)
+
+# Identifier-like tokens, dotted paths included (unicode letters allowed; `$` for JS).
+_IDENT_RE = re.compile(r"[^\W\d][\w$]*(?:\.[^\W\d][\w$]*)*")
+_PART_SPLIT_RE = re.compile(r"[_.$]+")
+# Words that every chunk of a language has: noise in the identifiers field.
+_KEYWORDS = frozenset(
+    "def class return self cls if else elif for while in is not and or import from as with try except "
+    "finally raise pass none true false null nil undefined function const let var new this public "
+    "private protected static void final int string bool boolean async await yield lambda package "
+    "func go type struct interface extends implements fn pub mut impl use mod end begin do then the".split()
+)
+
+
+def _camel_words(part: str) -> list[str]:
+    """Split one underscore-free part at case changes: parseConfig -> parse, Config;
+    HTTPServer -> HTTP, Server. Uses str.isupper/islower, so it works beyond ASCII."""
+    words: list[str] = []
+    start = 0
+    n = len(part)
+    for i in range(1, n):
+        prev, cur = part[i - 1], part[i]
+        nxt = part[i + 1] if i + 1 < n else ""
+        if (cur.isupper() and (prev.islower() or prev.isdigit())) or (
+            cur.isupper() and prev.isupper() and nxt.islower()
+        ):
+            words.append(part[start:i])
+            start = i
+    words.append(part[start:])
+    return [w for w in words if w]
+
+
+def identifier_words(identifier: str) -> list[str]:
+    """Lower-case words of one identifier: ``pkg.parse_config`` -> [pkg, parse, config];
+    ``ParseConfig`` -> [parse, config]. Order kept, duplicates removed."""
+    out: dict[str, None] = {}
+    for part in _PART_SPLIT_RE.split(identifier):
+        for w in _camel_words(part):
+            out[w.lower()] = None
+    return list(out)
+
+
+def identifier_field(names: Iterable[str]) -> str:
+    """Indexable text for identifiers: each original (lower-cased) plus its words when
+    the split says more, e.g. ``ParseConfig`` -> ``parseconfig parse config``."""
+    out: dict[str, None] = {}
+    for name in names:
+        if not name:
+            continue
+        out[name.lower()] = None
+        words = identifier_words(name)
+        if len(words) > 1 or (words and words[0] != name.lower()):
+            for w in words:
+                out[w] = None
+    return " ".join(out)
+
+
+def identifiers_in(text: str, limit: int = 2000) -> list[str]:
+    """Distinct identifier-like tokens of ``text`` (language keywords left out), at most
+    ``limit`` of them in order of first appearance."""
+    seen: dict[str, None] = {}
+    for m in _IDENT_RE.finditer(text):
+        tok = m.group(0)
+        if tok.lower() in _KEYWORDS or len(tok) < 2:
+            continue
+        seen[tok] = None
+        if len(seen) >= limit:
+            break
+    return list(seen)
+
+
+def query_terms(query: str) -> list[str]:
+    """Lower-case search terms of a free-text query: every token, and for identifiers
+    their split words (``parseConfig`` -> parseconfig, parse, config). Max 64 terms."""
+    out: dict[str, None] = {}
+    for m in re.finditer(r"[\w$.]+", query):
+        tok = m.group(0).strip(".")
+        if not tok:
+            continue
+        out[tok.lower()] = None
+        for w in identifier_words(tok):
+            out[w] = None
+    return list(out)[:64]
+
+
+# -- fusion and graph join ------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class SearchHit:
+    """One fused hit. Ranks are 1-based; None when that retriever did not return it.
+    ``score`` is the RRF score: sum of 1/(RRF_K + rank) over the retrievers."""
+
+    chunk: Chunk
+    score: float
+    bm25_rank: int | None = None
+    knn_rank: int | None = None
+    bm25_score: float | None = None
+    knn_similarity: float | None = None
+
+
+@dataclass(slots=True)
+class Step:
+    name: str
+    ms: float
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """``mode`` is "hybrid" or "bm25-only" (then ``reason`` says why). ``dropped`` counts
+    fused hits removed because their graph node does not exist."""
+
+    query: str
+    hits: list[SearchHit]
+    mode: str
+    reason: str = ""
+    steps: list[Step] = field(default_factory=list)
+    dropped: int = 0
+
+    @property
+    def total_ms(self) -> float:
+        return sum(s.ms for s in self.steps)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "mode": self.mode,
+            "reason": self.reason,
+            "dropped_without_graph_node": self.dropped,
+            "steps": [{"name": s.name, "ms": round(s.ms, 2), "detail": s.detail} for s in self.steps],
+            "hits": [
+                {
+                    "chunk_id": h.chunk.chunk_id, "repo": h.chunk.repo, "file": h.chunk.file,
+                    "line": h.chunk.line, "end_line": h.chunk.end_line, "kind": h.chunk.kind,
+                    "qualified_name": h.chunk.qualified_name, "score": h.score,
+                    "bm25_rank": h.bm25_rank, "knn_rank": h.knn_rank, "text": h.chunk.text,
+                }
+                for h in self.hits
+            ],
+        }
+
+
+class QueryEmbedder(Protocol):
+    """What hybrid_search needs of an embedder (``codegraph.core.embedder.Embedder``)."""
+
+    @property
+    def available(self) -> bool: ...
+
+    @property
+    def reason(self) -> str: ...
+
+    @property
+    def loaded(self) -> bool: ...
+
+    def load(self) -> float: ...
+
+    def embed(self, texts: list[str]) -> Any: ...
+
+
+# A graph join given as a function: uids in -> the subset that exists as graph nodes.
+NodeFilter = Callable[[list[str]], Iterable[str]]
+
+
+def rrf_fuse(rankings: list[list[str]], k: int = RRF_K) -> list[tuple[str, float]]:
+    """Reciprocal rank fusion: id -> sum over rankings of 1/(k + rank), rank 1-based.
+    Returns (id, score) best first; ties keep the order of first appearance."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, cid in enumerate(ranking, 1):
+            scores[cid] = scores.get(cid, 0.0) + 1.0 / (k + rank)
+    order = {cid: i for i, cid in enumerate(dict.fromkeys(c for r in rankings for c in r))}
+    return sorted(scores.items(), key=lambda kv: (-kv[1], order[kv[0]]))
+
+
+def _graph_uid(chunk: Chunk) -> str:
+    return chunk.symbol_uid or chunk.file_uid
+
+
+def _existing(graph: GraphStore | NodeFilter, uids: list[str]) -> set[str]:
+    get_nodes = getattr(graph, "get_nodes", None)
+    if get_nodes is not None:
+        return set(get_nodes(uids))
+    return set(graph(uids))  # type: ignore[operator]
+
+
+def hybrid_search(
+    index: SearchIndex,
+    embedder: QueryEmbedder | None,
+    query: str,
+    k: int = 10,
+    repo: str | None = None,
+    graph: GraphStore | NodeFilter | None = None,
+    candidates: int | None = None,
+) -> SearchResult:
+    """Top ``k`` chunks for ``query``: BM25 top-N and kNN top-N (N = ``candidates``,
+    default max(50, 5k)) fused by RRF (k=60), then, when ``graph`` is given (a GraphStore
+    or a function uids -> existing uids), hits whose symbol_uid (else file_uid) has no
+    graph node are dropped, checked in one batch. Falls back to BM25 alone, saying why,
+    when no embedder/model is available or the index holds no vectors for the scope.
+    Model loading is its own step ("load model"), so "embed query" is the query's cost.
+    Raises StoreUnavailable from the index."""
+    n = candidates or max(50, 5 * k)
+    steps: list[Step] = []
+    mode, reason = "hybrid", ""
+
+    t = time.perf_counter()
+    bm = index.bm25(query, n, repo=repo)
+    steps.append(Step("bm25", (time.perf_counter() - t) * 1000, f"{len(bm)} hits"))
+
+    kn: list[tuple[str, float]] = []
+    if embedder is None:
+        mode, reason = "bm25-only", "no embedder configured"
+    elif not embedder.available:
+        mode, reason = "bm25-only", embedder.reason
+    else:
+        if not embedder.loaded:
+            t = time.perf_counter()
+            try:
+                embedder.load()
+            except CodegraphError as e:  # a broken model file: answer from BM25, say why
+                mode, reason = "bm25-only", str(e)
+            steps.append(Step("load model", (time.perf_counter() - t) * 1000, "once per process"))
+    if mode == "hybrid" and embedder is not None:
+        t = time.perf_counter()
+        qv = embedder.embed([query])[0]
+        steps.append(Step("embed query", (time.perf_counter() - t) * 1000))
+        t = time.perf_counter()
+        kn = index.knn(qv, n, repo=repo)
+        steps.append(Step("knn", (time.perf_counter() - t) * 1000, f"{len(kn)} hits"))
+        if not kn:
+            mode = "bm25-only"
+            reason = "no vectors stored yet for this scope (run the embedding phase)"
+
+    t = time.perf_counter()
+    fused = rrf_fuse([[c for c, _ in bm], [c for c, _ in kn]])
+    bm_rank = {c: (i, s) for i, (c, s) in enumerate(bm, 1)}
+    kn_rank = {c: (i, s) for i, (c, s) in enumerate(kn, 1)}
+    steps.append(Step("fuse", (time.perf_counter() - t) * 1000, f"rrf k={RRF_K}, {len(fused)} candidates"))
+
+    t = time.perf_counter()
+    chunks = index.get_chunks([c for c, _ in fused])
+    steps.append(Step("fetch chunks", (time.perf_counter() - t) * 1000, f"{len(chunks)} chunks"))
+
+    dropped = 0
+    if graph is not None:
+        t = time.perf_counter()
+        uids = sorted({_graph_uid(ch) for ch in chunks.values() if _graph_uid(ch)})
+        present = _existing(graph, uids) if uids else set()
+        keep = {cid for cid, ch in chunks.items() if _graph_uid(ch) in present}
+        dropped = len(chunks) - len(keep)
+        chunks = {cid: ch for cid, ch in chunks.items() if cid in keep}
+        steps.append(Step("graph join", (time.perf_counter() - t) * 1000, f"{dropped} without graph node dropped"))
+
+    hits: list[SearchHit] = []
+    for cid, score in fused:
+        ch = chunks.get(cid)
+        if ch is None:
+            continue
+        b, v = bm_rank.get(cid), kn_rank.get(cid)
+        hits.append(SearchHit(
+            chunk=ch, score=score,
+            bm25_rank=b[0] if b else None, knn_rank=v[0] if v else None,
+            bm25_score=b[1] if b else None, knn_similarity=v[1] if v else None,
+        ))
+        if len(hits) >= k:
+            break
+    return SearchResult(query=query, hits=hits, mode=mode, reason=reason, steps=steps, dropped=dropped)

@@ -1,0 +1,97 @@
+"""Query targets: what a person types -> graph nodes.
+
+Forms (CLI, dashboard picker, MCP):
+- ``pkg.mod.Class.method``: exact qualified name (every overload);
+- ``Class.method``: qualified-name suffix (every match, labelled);
+- ``save``: bare name (every match, labelled);
+- ``file:path/in/repo.py``, ``table:orders``, ``endpoint:"GET /api/orders/:id"``,
+  ``topic:payments``: prefixed targets.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from codegraph.core.errors import TargetNotFound
+from codegraph.core.graph_store import GraphStore
+from codegraph.core.models import ENDPOINT, FILE, SYMBOL, TABLE, TOPIC, Node
+
+PREFIXES = {"file": FILE, "table": TABLE, "endpoint": ENDPOINT, "topic": TOPIC}
+_SEPARATORS = re.compile(r"\.|::|#|/|\\")
+
+
+@dataclass(slots=True)
+class Target:
+    text: str
+    kind: str  # symbol | file | table | endpoint | topic
+    value: str
+
+
+def parse_target(text: str) -> Target:
+    raw = text.strip()
+    m = re.match(r"^(file|table|endpoint|topic):(.*)$", raw, re.I)
+    if m:
+        return Target(raw, m.group(1).lower(), m.group(2).strip().strip('"').strip("'"))
+    return Target(raw, "symbol", raw)
+
+
+def _last(qn: str) -> str:
+    return _SEPARATORS.split(qn)[-1]
+
+
+def _endpoint_matches(store: GraphStore, value: str, repo: str | None) -> list[Node]:
+    method, _, path = value.partition(" ")
+    if not path:
+        method, path = "", value
+    norm = re.sub(r"\{(\w+)\}|<(?:\w+:)?(\w+)>|\[(\w+)\]", lambda m: ":" + next(g for g in m.groups() if g), path)
+    out = []
+    for n in store.nodes_by_label(ENDPOINT, repo, limit=100000):
+        p = n.props
+        if (not method or p.get("method", "").upper() in (method.upper(), "ANY")) and p.get("path_template") in (path, norm):
+            out.append(n)
+    return out
+
+
+def resolve_target(store: GraphStore, text: str, repo: str | None = None, limit: int = 50) -> list[Node]:
+    """Nodes a target names, best first. Raises TargetNotFound with suggestions."""
+    t = parse_target(text)
+    found: list[Node] = []
+    if t.kind == "file":
+        found = [n for n in store.find_nodes(t.value, [FILE], repo, limit=limit) if n.props.get("path") == t.value]
+        if not found:
+            found = [n for n in store.find_nodes(t.value, [FILE], repo, limit=limit)
+                     if n.props.get("path", "").endswith("/" + t.value.lstrip("/"))]
+    elif t.kind == "endpoint":
+        found = _endpoint_matches(store, t.value, repo)
+    elif t.kind in ("table", "topic"):
+        label = PREFIXES[t.kind]
+        found = [n for n in store.find_nodes(t.value, [label], repo, limit=limit)
+                 if n.props.get("name", "").lower() == t.value.lower()]
+    else:
+        found = store.symbols_by_qualified_name([t.value], repo).get(t.value, [])
+        if not found:
+            last = _last(t.value)
+            cands = store.symbols_by_name([last], repo).get(last, [])
+            if t.value != last:
+                suffix = t.value
+                cands = [n for n in cands if _qn_endswith(n.props.get("qualified_name", ""), suffix)]
+            found = cands
+    if not found:
+        hints = [n.display() for n in store.find_nodes(t.value, None, repo, limit=5)]
+        more = f"; did you mean: {', '.join(hints)}" if hints else ""
+        raise TargetNotFound(f"nothing in the graph matches {text!r}{more}")
+    found.sort(key=lambda n: (n.props.get("kind") == "module", n.props.get("qualified_name", ""), n.uid))
+    return found[:limit]
+
+
+def _qn_endswith(qn: str, suffix: str) -> bool:
+    if qn == suffix:
+        return True
+    if not qn.endswith(suffix):
+        return False
+    before = qn[: len(qn) - len(suffix)]
+    return bool(before) and (before.endswith((".", "::", "#", "/", "\\", ":")))
+
+
+__all__ = ["Target", "parse_target", "resolve_target", "SYMBOL"]

@@ -1,0 +1,345 @@
+"""Java extractor: symbols, imports, calls, constructor calls, extends/implements.
+
+Qualified names: ``package.Outer.Inner.member``; constructors are ``<init>`` (the JVM's
+name), so ``new Repo(x)`` reaches ``pkg.Repo.<init>``. Overloads share a qualified name
+and differ by ``signature_hash`` (kind + qn + parameter TYPES, so renaming a parameter
+keeps the node). Package-private maps to visibility ``internal``. The file's ``module``
+symbol is named by its path and owns nothing but imports. See docs/languages/java.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tree_sitter import Node as TSNode
+
+from codegraph.indexer import treesitter as ts
+from codegraph.indexer.languages._jvm_like import (
+    Builder,
+    ClassBasedExtractor,
+    Scope,
+    arity,
+    items,
+    member_candidates,
+    strip_type,
+)
+from codegraph.indexer.records import FileExtraction
+
+LANG = "java"
+CLASS_KINDS = {
+    "class_declaration": "class", "interface_declaration": "interface", "enum_declaration": "enum",
+    "record_declaration": "class", "annotation_type_declaration": "interface",
+}
+CALLABLES = {
+    "method_declaration", "constructor_declaration", "compact_constructor_declaration",
+    "annotation_type_element_declaration",
+}
+_INTERFACE_BODIES = {"interface_body", "annotation_type_body"}
+# Receivers whose static type is a JDK class: calls on them are external, never a name guess.
+_LITERAL_TYPES = {
+    "string_literal": "String", "text_block": "String", "character_literal": "Character",
+    "decimal_integer_literal": "Integer", "class_literal": "Class",
+}
+
+
+def _dotted(node: TSNode | None) -> str:
+    return "".join(ts.text(node).split())
+
+
+def _visibility(node: TSNode, in_interface: bool) -> str:
+    for c in node.children:
+        if c.type == "modifiers":
+            for m in c.children:
+                if m.type in ("public", "private", "protected"):
+                    return m.type
+            break
+    return "public" if in_interface else "internal"
+
+
+def _anonymous_body(node: TSNode) -> bool:
+    """A member of ``new T() { ... }`` or of an enum constant's body."""
+    p = node.parent
+    return p is not None and p.type == "class_body" and p.parent is not None and p.parent.type in (
+        "object_creation_expression", "enum_constant")
+
+
+def _type_params(node: TSNode) -> frozenset[str]:
+    tp = node.child_by_field_name("type_parameters")
+    if tp is None:
+        return frozenset()
+    return frozenset(ts.text(c.named_children[0]) for c in tp.named_children if c.type == "type_parameter" and c.named_children)
+
+
+def _params(node: TSNode | None) -> tuple[str, dict[str, str]]:
+    """(parameter types joined by ',' for the signature hash, name -> type text)."""
+    if node is None:
+        return "", {}
+    types: list[str] = []
+    env: dict[str, str] = {}
+    for p in node.named_children:
+        if p.type == "formal_parameter":
+            t = ts.text(p.child_by_field_name("type"))
+            types.append(t)
+            env[ts.text(p.child_by_field_name("name"))] = t
+        elif p.type == "spread_parameter":
+            t = next((ts.text(c) for c in p.named_children if c.type not in ("modifiers", "variable_declarator")), "")
+            types.append(t + "...")
+            decl = next((c for c in p.named_children if c.type == "variable_declarator"), None)
+            if decl is not None:
+                env[ts.text(decl.child_by_field_name("name"))] = t + "[]"
+        elif p.type == "receiver_parameter":
+            continue
+    return ",".join("".join(t.split()) for t in types), env
+
+
+class _Java(ClassBasedExtractor):
+    def __init__(self, repo: str, path: str, source: bytes) -> None:
+        root = ts.parse(LANG, source).root_node
+        super().__init__(Builder(repo, path, LANG, source, root, path), root)
+
+    def run(self) -> FileExtraction:
+        its = items(LANG, self.root)
+        for cap, n in its:  # pre-pass: names every later reference may use
+            if cap == "package":
+                self.names.package = _dotted(next((c for c in n.named_children if "identifier" in c.type), None))
+            elif cap == "import":
+                self._import(n)
+            elif cap == "class":
+                self._declare_class(n)
+            elif cap == "field":
+                self._declare_field(n)
+        handlers = {
+            "class": self._class, "method": self._method, "field": self._field, "enum_constant": self._enum_constant,
+            "local": self._local, "foreach": self._foreach, "call": self._call, "new": self._new,
+            "ctor_call": self._ctor_call, "mref": self._mref,
+        }
+        for cap, n in its:
+            h = handlers.get(cap)
+            if h is not None:
+                h(n, self.stack.at(n))
+        return self.b.fx
+
+    # -- pre-pass ------------------------------------------------------------------
+    def _import(self, n: TSNode) -> None:
+        is_static = any(c.type == "static" for c in n.children)
+        wild = any(c.type == "asterisk" for c in n.children)
+        fqn = _dotted(next((c for c in n.named_children if "identifier" in c.type), None))
+        if not fqn:
+            return
+        last = fqn.rsplit(".", 1)[-1]
+        if not is_static and wild:
+            # A package: no file to point an IMPORTS edge at; used for type lookups only.
+            self.names.wildcards.append(fqn)
+            return
+        if not is_static:
+            self.names.imports[last] = fqn
+            self.b.file_ref("IMPORTS", fqn, n, [{"qn": fqn, "how": "import"}], names=[last], optional=True)
+        elif wild:
+            self.static_wild.append(fqn)
+            self.b.file_ref("IMPORTS", fqn, n, [{"qn": fqn, "how": "import"}], names=["*"], optional=True)
+        else:
+            owner = fqn.rsplit(".", 1)[0]
+            self.static_imports[last] = owner
+            self.b.file_ref("IMPORTS", fqn, n, [{"qn": owner, "how": "import"}], names=[last], optional=True)
+
+    def _owner_qn(self, n: TSNode) -> str:
+        """Qualified name of what encloses a declaration: class, method (local classes) or package."""
+        p = n.parent
+        while p is not None:
+            if p.type in CLASS_KINDS and p.id in self.class_qn:
+                return self.class_qn[p.id]
+            if p.type in CALLABLES and not _anonymous_body(p):
+                name = "<init>" if p.type != "method_declaration" else ts.text(p.child_by_field_name("name"))
+                return f"{self._owner_qn(p)}.{name}"
+            p = p.parent
+        return self.names.package
+
+    def _declare_class(self, n: TSNode) -> None:
+        name = ts.text(n.child_by_field_name("name"))
+        owner = self._owner_qn(n)
+        qn = f"{owner}.{name}" if owner else name
+        self.class_qn[n.id] = qn
+        self.names.declare(name, qn)
+        if n.type == "record_declaration":
+            _, env = _params(n.child_by_field_name("parameters"))
+            self.field_types.setdefault(qn, {}).update(env)
+
+    def _declare_field(self, n: TSNode) -> None:
+        cls = n.parent.parent if n.parent is not None else None
+        if cls is None or cls.type not in CLASS_KINDS or cls.id not in self.class_qn:
+            return
+        t = ts.text(n.child_by_field_name("type"))
+        env = self.field_types.setdefault(self.class_qn[cls.id], {})
+        for d in n.children_by_field_name("declarator"):
+            env[ts.text(d.child_by_field_name("name"))] = t
+
+    # -- declarations --------------------------------------------------------------
+    def _class(self, n: TSNode, sc: Scope) -> None:
+        qn = self.class_qn[n.id]
+        name = qn.rsplit(".", 1)[-1]
+        in_iface = n.parent is not None and n.parent.type in _INTERFACE_BODIES
+        sig = self.b.symbol(n, name, qn, CLASS_KINDS[n.type], visibility=_visibility(n, in_iface),
+                            parent=sc.qn, body=n.child_by_field_name("body"))
+        scope = Scope("class", qn, n.end_byte, sig, cls=qn, env=dict(self.field_types.get(qn, {})),
+                      tparams=_type_params(n))
+        self.stack.push(scope)
+        if n.type == "record_declaration":
+            comps = n.child_by_field_name("parameters")
+            for p in comps.named_children if comps is not None else []:
+                if p.type == "formal_parameter":
+                    pname = ts.text(p.child_by_field_name("name"))
+                    self.b.symbol(p, pname, f"{qn}.{pname}", "field", visibility="private", parent=qn)
+        sup = n.child_by_field_name("superclass")
+        if sup is not None and sup.named_children:
+            t = ts.text(sup.named_children[0])
+            self.supers[qn] = t
+            self.type_ref("EXTENDS", scope, t, sup)
+        ifaces = n.child_by_field_name("interfaces")
+        ext = next((c for c in n.children if c.type == "extends_interfaces"), None)
+        for holder, rtype in ((ifaces, "IMPLEMENTS"), (ext, "EXTENDS")):
+            if holder is None:
+                continue
+            for tl in holder.named_children:
+                for t in tl.named_children if tl.type == "type_list" else [tl]:
+                    self.type_ref(rtype, scope, ts.text(t), t)
+
+    def _method(self, n: TSNode, sc: Scope) -> None:
+        params_text, env = _params(n.child_by_field_name("parameters"))
+        if _anonymous_body(n) or not sc.cls:
+            # Members of anonymous classes are not symbols: their code belongs to the enclosing member.
+            self.stack.push(Scope("callable", sc.qn, n.end_byte, sc.sig, cls=sc.cls, env=env))
+            return
+        if n.type == "method_declaration" or n.type == "annotation_type_element_declaration":
+            name = ts.text(n.child_by_field_name("name"))
+        else:
+            name = "<init>"
+            if n.type == "compact_constructor_declaration":
+                params_text = "record"
+        qn = f"{sc.cls}.{name}"
+        in_iface = n.parent is not None and n.parent.type in _INTERFACE_BODIES
+        sig = self.b.symbol(n, name, qn, "method", params_text, visibility=_visibility(n, in_iface),
+                            parent=sc.cls, body=n.child_by_field_name("body"))
+        self.stack.push(Scope("callable", qn, n.end_byte, sig, cls=sc.cls, env=env, tparams=_type_params(n)))
+
+    def _field(self, n: TSNode, sc: Scope) -> None:
+        if not sc.cls or sc.kind != "class":
+            return
+        in_iface = n.parent is not None and n.parent.type in _INTERFACE_BODIES
+        vis = _visibility(n, in_iface)
+        for d in n.children_by_field_name("declarator"):
+            name = ts.text(d.child_by_field_name("name"))
+            self.b.symbol(d, name, f"{sc.cls}.{name}", "field", visibility=vis, parent=sc.cls,
+                          signature=ts.text(n).split("=", 1)[0].strip()[:300])
+
+    def _enum_constant(self, n: TSNode, sc: Scope) -> None:
+        if sc.cls:
+            name = ts.text(n.child_by_field_name("name"))
+            self.b.symbol(n, name, f"{sc.cls}.{name}", "field", parent=sc.cls, signature=name)
+
+    def _local(self, n: TSNode, sc: Scope) -> None:
+        t = ts.text(n.child_by_field_name("type"))
+        for d in n.children_by_field_name("declarator"):
+            name = ts.text(d.child_by_field_name("name"))
+            tt = t
+            if t == "var":
+                v = d.child_by_field_name("value")
+                tt = ts.text(v.child_by_field_name("type")) if v is not None and v.type == "object_creation_expression" else ""
+            sc.env[name] = tt
+
+    def _foreach(self, n: TSNode, sc: Scope) -> None:
+        t = ts.text(n.child_by_field_name("type"))
+        # The loop variable lives in the loop body: a scope ending with the statement.
+        self.stack.push(Scope("block", sc.qn, n.end_byte, sc.sig, cls=sc.cls,
+                              env={ts.text(n.child_by_field_name("name")): "" if t == "var" else t}))
+
+    # -- references ----------------------------------------------------------------
+    def _receiver(self, obj: TSNode, sc: Scope) -> tuple[list[tuple[str, str]] | None, str]:
+        """Owner candidates of a receiver expression and the type text for the stub id.
+        None: the receiver's type is not visible (name fallback applies)."""
+        t = obj.type
+        if t == "this":
+            return [(sc.cls, "self")], sc.cls.rsplit(".", 1)[-1]
+        if t == "super":
+            return self.super_owners(sc.cls), strip_type(self.supers.get(sc.cls, "super"))
+        if t == "identifier":
+            name = ts.text(obj)
+            vt = self.stack.lookup(name)
+            if vt is None:
+                if name[:1].isupper():  # a class: static member
+                    return self.type_candidates(name), name
+                return None, name
+            return self.typed(vt)
+        if t == "field_access":
+            inner = obj.child_by_field_name("object")
+            fname = ts.text(obj.child_by_field_name("field"))
+            if inner is not None and inner.type == "this":
+                ft = self.field_types.get(sc.cls, {}).get(fname)
+                return self.typed(ft) if ft is not None else (None, fname)
+            dotted = _dotted(obj)
+            head = dotted.split(".", 1)[0]
+            if all(c.type in ("identifier", "field_access") for c in obj.named_children) and \
+                    self.stack.lookup(head) is None and any(p[:1].isupper() for p in dotted.split(".")):
+                return self.type_candidates(dotted), dotted
+            if inner is not None:
+                owners, _ = self._receiver(inner, sc)
+                for q, _ in owners or []:
+                    ft = self.field_types.get(q, {}).get(fname)
+                    if ft is not None:
+                        return self.typed(ft)
+            return None, fname
+        if t == "object_creation_expression":
+            return self.typed(ts.text(obj.child_by_field_name("type")))
+        if t == "parenthesized_expression" and obj.named_children:
+            return self._receiver(obj.named_children[0], sc)
+        if t == "cast_expression":
+            return self.typed(ts.text(obj.child_by_field_name("type")))
+        if t in _LITERAL_TYPES:
+            return [], _LITERAL_TYPES[t]
+        if t in ("scoped_type_identifier", "type_identifier", "generic_type"):
+            return self.type_candidates(ts.text(obj)), strip_type(ts.text(obj))
+        return None, ""
+
+    def _member_call(self, n: TSNode, sc: Scope, obj: TSNode | None, member: str, nargs: int | None) -> None:
+        if obj is None:
+            extra: dict[str, Any] = {} if nargs is None else {"arity": nargs}
+            self.b.ref("CALLS", sc, member, n, self.implicit_owners(member), name=member, name_kinds=["method"], **extra)
+            return
+        owners, tname = self._receiver(obj, sc)
+        self.emit_call(n, sc, ts.text(obj), owners, tname, member, nargs)
+
+    def _call(self, n: TSNode, sc: Scope) -> None:
+        self._member_call(n, sc, n.child_by_field_name("object"), ts.text(n.child_by_field_name("name")),
+                          arity(n.child_by_field_name("arguments")))
+
+    def _new(self, n: TSNode, sc: Scope) -> None:
+        self.emit_ctor(n, sc, ts.text(n.child_by_field_name("type")), arity(n.child_by_field_name("arguments")))
+
+    def _ctor_call(self, n: TSNode, sc: Scope) -> None:
+        c = n.child_by_field_name("constructor")
+        nargs = arity(n.child_by_field_name("arguments"))
+        if c is None or not sc.cls:
+            return
+        if c.type == "super":
+            if sc.cls not in self.supers:
+                return
+            owners = self.super_owners(sc.cls)
+            target = f"{strip_type(self.supers[sc.cls])}.<init>"
+        else:
+            owners, target = [(sc.cls, "self")], f"{sc.cls.rsplit('.', 1)[-1]}.<init>"
+        self.b.ref("CALLS", sc, target, n, member_candidates(owners, "<init>"), optional=True, arity=nargs)
+
+    def _mref(self, n: TSNode, sc: Scope) -> None:
+        kids = n.named_children
+        if not kids:
+            return
+        if any(c.type == "new" for c in n.children):
+            self.emit_ctor(n, sc, ts.text(kids[0]), None)
+            return
+        if len(kids) < 2:
+            return
+        self._member_call(n, sc, kids[0], ts.text(kids[-1]), None)
+
+
+def extract(repo: str, path: str, source: bytes) -> FileExtraction:
+    """Extract one Java file (see module docstring for naming)."""
+    return _Java(repo, path, source).run()

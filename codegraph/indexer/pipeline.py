@@ -1,0 +1,372 @@
+"""``codegraph index``: discover -> extract (changed files only) -> load -> resolve ->
+search chunks, then the resumable embedding phase.
+
+The graph and BM25 answer queries as soon as ``index_repo`` returns; embedding runs
+after (``codegraph.indexer.embed_phase``) with its own progress and can be resumed.
+State is written only after the graph and the index were updated successfully.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import time
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from codegraph.core.graph_store import GraphStore
+from codegraph.core.models import STUB, Chunk, FileImport, RepoRecord, stable_hash
+from codegraph.core.search_index import SearchIndex
+from codegraph.indexer.discover import DiscoveredFile, discover
+from codegraph.indexer.extract import EXTRACTOR_VERSION, extract_source
+from codegraph.indexer.records import FileExtraction
+from codegraph.indexer.resolve import Decision, resolve_repo
+from codegraph.indexer.state import RepoState, StateStore
+
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+LOAD_BATCH = 200
+
+
+@dataclass(slots=True)
+class IndexSummary:
+    """What one run did. Counts are for the whole repo after the run unless named
+    ``changed``/``removed``; timings in seconds."""
+
+    repo: str
+    root: str
+    files: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    symbols: int = 0
+    edges: int = 0
+    stubs: int = 0
+    edges_rewritten_files: int = 0
+    chunks_written: int = 0
+    parse_errors: int = 0
+    partial_files: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+    unsupported: dict[str, int] = field(default_factory=dict)
+    resolutions: dict[str, int] = field(default_factory=dict)
+    full_rebuild: bool = False
+    commit: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    messages: list[str] = field(default_factory=list)
+
+
+def git_head(root: Path) -> str | None:
+    """The commit checked out at ``root`` (worktrees resolve to their repo), or None."""
+    try:
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def file_hash(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()[:16]
+
+
+def config_fingerprint(extra: dict[str, Any] | None = None) -> str:
+    """Changes when anything that shapes extraction output changes (forces a rebuild)."""
+    return stable_hash(EXTRACTOR_VERSION, repr(sorted((extra or {}).items())))
+
+
+def _extract_job(args: tuple[str, str, str, str, bool]) -> tuple[FileExtraction, list[Chunk]]:
+    repo, path, language, abs_path, want_chunks = args
+    try:
+        data = Path(abs_path).read_bytes()
+    except OSError as e:
+        fx = extract_source(repo, path, language, b"")
+        fx.file.had_error, fx.file.coverage_status = True, "error"
+        fx.errors.append(f"unreadable: {e}")
+        return fx, []
+    fx = extract_source(repo, path, language, data)
+    fx.file.content_hash = file_hash(data)
+    chunks: list[Chunk] = []
+    if want_chunks:
+        from codegraph.indexer.chunks import chunks_for_file
+
+        chunks = chunks_for_file(fx, data.decode("utf-8", "replace"))
+    return fx, chunks
+
+
+def _edges_hash(edges: list[Any]) -> str:
+    return stable_hash(*sorted(f"{e.type}|{e.source}|{e.target}|{e.line}|{e.resolution}" for e in edges))
+
+
+def index_repo(
+    root: Path,
+    repo: str,
+    graph: GraphStore,
+    search: SearchIndex | None,
+    state: StateStore,
+    *,
+    workers: int = 0,
+    max_file_bytes: int = 1_000_000,
+    decisions: dict[str, Decision] | None = None,
+    force: bool = False,
+    include: list[str] | None = None,
+    exclude: list[str] | None = None,
+    pages: dict[str, str] | None = None,
+    progress: Progress | None = None,
+) -> IndexSummary:
+    """Index (or refresh) one repository rooted at ``root`` under the name ``repo``.
+
+    Only files whose content hash changed are parsed; removed files leave both stores;
+    the whole repo is re-resolved from cached extractions so callers in unchanged files
+    are relinked when definitions appear or vanish, and only files whose edges changed
+    are rewritten. Raises StoreUnavailable when a store does not answer (state is then
+    not written, so the next run repeats the work), FileNotFoundError for a bad root.
+    """
+    t0 = time.perf_counter()
+    tick = progress or (lambda *_: None)
+    root = root.resolve()
+    s = IndexSummary(repo=repo, root=str(root))
+    disc = discover(root, max_file_bytes=max_file_bytes, include=include, exclude=exclude)
+    s.skipped, s.unsupported = dict(disc.skipped), dict(disc.unsupported)
+    s.timings["discover"] = time.perf_counter() - t0
+
+    prev = state.repo(repo)
+    fingerprint = config_fingerprint(
+        {"max_file_bytes": max_file_bytes, "include": tuple(include or ()), "exclude": tuple(exclude or ()),
+         "pages": tuple(sorted((pages or {}).items()))})
+    rebuild = force or prev is None or prev.extractor_version != EXTRACTOR_VERSION or prev.fingerprint != fingerprint
+    s.full_rebuild = rebuild and prev is not None
+    known = {} if rebuild else state.file_hashes(repo)
+
+    # Hash every file (cheap) to find what changed.
+    t = time.perf_counter()
+    current: dict[str, DiscoveredFile] = {f.path: f for f in disc.files}
+    changed: list[DiscoveredFile] = []
+    # The graph is checked too: a state file that outlived its graph (another backend,
+    # a wiped store, a killed load) must not hide files the graph lacks.
+    in_graph = graph.file_hashes(repo)
+    for f in disc.files:
+        try:
+            h = file_hash(f.abs_path.read_bytes())
+        except OSError:
+            s.skipped["unreadable"] = s.skipped.get("unreadable", 0) + 1
+            continue
+        if known.get(f.path, ("",))[0] != h or in_graph.get(f.path) != h:
+            changed.append(f)
+    removed = sorted((set(known) | set(in_graph)) - set(current))
+    s.files, s.changed, s.removed = len(current), len(changed), len(removed)
+    s.unchanged = s.files - s.changed
+    s.timings["hash"] = time.perf_counter() - t
+
+    # Extract changed files in a process pool.
+    t = time.perf_counter()
+    fresh: dict[str, FileExtraction] = {}
+    chunks: list[Chunk] = []
+    jobs = [(repo, f.path, f.language, str(f.abs_path), search is not None) for f in changed]
+    n = workers or os.cpu_count() or 1
+    if n > 1 and len(jobs) >= 32:
+        with ProcessPoolExecutor(max_workers=n) as pool:
+            results = pool.map(_extract_job, jobs, chunksize=8)
+            for i, (fx, ch) in enumerate(results, 1):
+                fresh[fx.file.path] = fx
+                chunks.extend(ch)
+                tick("extract", i, len(jobs))
+    else:
+        for i, j in enumerate(jobs, 1):
+            fx, ch = _extract_job(j)
+            fresh[fx.file.path] = fx
+            chunks.extend(ch)
+            tick("extract", i, len(jobs))
+    s.timings["extract"] = time.perf_counter() - t
+
+    return apply_extractions(s, root, repo, graph, search, state, fresh, chunks, removed, set(current), known,
+                             decisions=decisions, rebuild=rebuild, fingerprint=fingerprint, progress=tick, t0=t0)
+
+
+def apply_extractions(
+    s: IndexSummary,
+    root: Path,
+    repo: str,
+    graph: GraphStore,
+    search: SearchIndex | None,
+    state: StateStore,
+    fresh: dict[str, FileExtraction],
+    chunks: list[Chunk],
+    removed: list[str],
+    current: set[str],
+    known: dict[str, tuple[str, str]],
+    *,
+    decisions: dict[str, Decision] | None,
+    rebuild: bool,
+    fingerprint: str,
+    progress: Progress,
+    t0: float,
+) -> IndexSummary:
+    """Load fresh extractions, drop removed files, re-resolve the repo, update search,
+    then write state. Shared by ``index_repo`` and ``load_jsonl``."""
+    tick = progress
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    s.commit = s.commit or git_head(root)
+    graph_changed = bool(fresh or removed)
+
+    # Load: file-scoped diff per changed file, removal of vanished files.
+    t = time.perf_counter()
+    repo_node = graph.get_nodes([RepoRecord(repo, "").uid]).get(RepoRecord(repo, "").uid)
+    rec = RepoRecord(
+        name=repo, path=str(root), last_commit_sha=s.commit,
+        last_imported_at=now if graph_changed or repo_node is None else repo_node.props.get("last_imported_at"),
+        last_checked_at=now, extractor_version=EXTRACTOR_VERSION)
+    graph.upsert_repo(rec)
+    if removed:
+        graph.remove_files(repo, removed)
+    items = [FileImport(fx.file, fx.symbols) for fx in fresh.values()]
+    for i in range(0, len(items), LOAD_BATCH):
+        graph.import_files(repo, items[i:i + LOAD_BATCH])
+        tick("load", min(i + LOAD_BATCH, len(items)), len(items))
+    s.timings["load"] = time.perf_counter() - t
+
+    # Resolve the whole repo; rewrite edges of files whose edge set changed.
+    t = time.perf_counter()
+    unchanged_paths = [p for p in current if p not in fresh and p in known]
+    cached = state.extractions(repo, unchanged_paths) if graph_changed or decisions else {}
+    edges_hashes: dict[str, str] = {}
+    all_fx: list[FileExtraction] = []
+    if graph_changed or decisions or rebuild:
+        all_fx = list(cached.values()) + list(fresh.values())
+        res = resolve_repo(repo, all_fx, decisions)
+        s.resolutions = dict(res.counts)
+        if res.stubs:
+            graph.upsert_nodes([st.to_node() for st in res.stubs.values()])
+        rewrite: list[str] = []
+        for fx in all_fx:
+            p = fx.file.path
+            h = _edges_hash(res.edges.get(p, []))
+            edges_hashes[p] = h
+            if p in fresh or known.get(p, ("", ""))[1] != h:
+                rewrite.append(p)
+        for i in range(0, len(rewrite), LOAD_BATCH):
+            part = rewrite[i:i + LOAD_BATCH]
+            graph.replace_edges(repo, part, [e for p in part for e in res.edges.get(p, [])])
+            tick("link", min(i + LOAD_BATCH, len(rewrite)), len(rewrite))
+        graph.prune_unreferenced(repo, [STUB])
+        s.edges_rewritten_files = len(rewrite)
+    s.timings["resolve+link"] = time.perf_counter() - t
+
+    # Search chunks (BM25 immediately; vectors later in the embedding phase).
+    t = time.perf_counter()
+    if search is not None:
+        if removed or fresh:
+            search.delete_files(repo, removed + list(fresh))
+        for i in range(0, len(chunks), 2000):
+            search.upsert_chunks(chunks[i:i + 2000])
+            tick("search", min(i + 2000, len(chunks)), len(chunks))
+        s.chunks_written = len(chunks)
+    s.timings["search"] = time.perf_counter() - t
+
+    state.save(RepoState(repo, str(root), EXTRACTOR_VERSION, fingerprint, s.commit, now), fresh, removed,
+               edges_hashes)
+    if graph_changed:
+        from codegraph.core.baselines import take_snapshot
+
+        snap = take_snapshot(graph, repo, s.commit, now)
+        state.save_snapshot_symbols(repo, snap.props["taken_at"],
+                                    [sym.qualified_name for fx in all_fx for sym in fx.symbols])
+    counts = graph.counts(repo)
+    s.symbols = counts["nodes"].get("Symbol", 0)
+    s.stubs = counts["nodes"].get(STUB, 0)
+    s.edges = sum(v for k, v in counts["edges"].items() if k not in ("IN_REPO", "DECLARES"))
+    s.parse_errors, s.partial_files = counts["parse_errors"], counts["partial_files"]
+    s.messages = [f"{p}: {m}" for p, fx in fresh.items() for m in fx.errors[:3]][:50]
+    s.timings["total"] = time.perf_counter() - t0
+    return s
+
+
+def default_repo_name(root: Path) -> str:
+    return root.resolve().name or "root"
+
+
+__all__ = ["IndexSummary", "Counter", "default_repo_name", "git_head", "index_repo"]
+
+
+def extract_tree(
+    root: Path,
+    repo: str,
+    *,
+    workers: int = 0,
+    max_file_bytes: int = 1_000_000,
+    include: list[str] | None = None,
+    exclude: list[str] | None = None,
+    progress: Progress | None = None,
+) -> tuple[dict[str, Any], list[FileExtraction], dict[str, Any]]:
+    """Extract every file (no stores touched): (header, extractions, discovery report).
+    The header is the JSONL contract's (``codegraph extract`` writes it)."""
+    tick = progress or (lambda *_: None)
+    root = root.resolve()
+    disc = discover(root, max_file_bytes=max_file_bytes, include=include, exclude=exclude)
+    jobs = [(repo, f.path, f.language, str(f.abs_path), False) for f in disc.files]
+    out: list[FileExtraction] = []
+    n = workers or os.cpu_count() or 1
+    if n > 1 and len(jobs) >= 32:
+        with ProcessPoolExecutor(max_workers=n) as pool:
+            for i, (fx, _) in enumerate(pool.map(_extract_job, jobs, chunksize=8), 1):
+                out.append(fx)
+                tick("extract", i, len(jobs))
+    else:
+        for i, j in enumerate(jobs, 1):
+            out.append(_extract_job(j)[0])
+            tick("extract", i, len(jobs))
+    header = {"extractor_version": EXTRACTOR_VERSION, "repo": repo, "root": str(root), "commit": git_head(root),
+              "created_at": datetime.now(UTC).isoformat(timespec="seconds")}
+    report = {"skipped": dict(disc.skipped), "unsupported": dict(disc.unsupported)}
+    return header, out, report
+
+
+def load_extractions(
+    header: dict[str, Any],
+    files: list[FileExtraction],
+    graph: GraphStore,
+    search: SearchIndex | None,
+    state: StateStore,
+    *,
+    repo: str | None = None,
+    decisions: dict[str, Decision] | None = None,
+    progress: Progress | None = None,
+) -> IndexSummary:
+    """Load a JSONL extraction (``codegraph load``): files whose content hash differs
+    from the graph are imported, files absent from it leave the graph. Search chunks
+    are rebuilt from the sources when the header's ``root`` is readable here."""
+    t0 = time.perf_counter()
+    tick = progress or (lambda *_: None)
+    name = repo or header.get("repo") or "repo"
+    root = Path(header.get("root") or ".")
+    for fx in files:
+        fx.file.repo = name
+        for sym in fx.symbols:
+            sym.repo = name
+    s = IndexSummary(repo=name, root=str(root), commit=header.get("commit"))
+    prev = state.repo(name)
+    fingerprint = prev.fingerprint if prev else config_fingerprint({})
+    known = state.file_hashes(name)
+    in_graph = graph.file_hashes(name)
+    fresh = {fx.file.path: fx for fx in files
+             if known.get(fx.file.path, ("",))[0] != fx.file.content_hash or in_graph.get(fx.file.path) != fx.file.content_hash}
+    current = {fx.file.path for fx in files}
+    removed = sorted((set(known) | set(in_graph)) - current)
+    chunks: list[Chunk] = []
+    if search is not None and root.is_dir():
+        from codegraph.indexer.chunks import chunks_for_file
+
+        for fx in fresh.values():
+            try:
+                chunks.extend(chunks_for_file(fx, (root / fx.file.path).read_text(encoding="utf-8", errors="replace")))
+            except OSError:
+                s.messages.append(f"{fx.file.path}: source not readable here, no search chunks")
+    elif search is not None:
+        s.messages.append(f"sources not found at {root}: graph loaded, search chunks not rebuilt")
+    s.files, s.changed, s.removed = len(current), len(fresh), len(removed)
+    s.unchanged = s.files - s.changed
+    return apply_extractions(s, root, name, graph, search, state, fresh, chunks, removed, current, known,
+                             decisions=decisions, rebuild=False, fingerprint=fingerprint, progress=tick, t0=t0)

@@ -1,0 +1,21 @@
+; Java: every node the extractor looks at, in one pass (see languages/java.py).
+(package_declaration) @package
+(import_declaration) @import
+(class_declaration) @class
+(interface_declaration) @class
+(enum_declaration) @class
+(record_declaration) @class
+(annotation_type_declaration) @class
+(method_declaration) @method
+(constructor_declaration) @method
+(compact_constructor_declaration) @method
+(annotation_type_element_declaration) @method
+(field_declaration) @field
+(constant_declaration) @field
+(enum_constant) @enum_constant
+(local_variable_declaration) @local
+(enhanced_for_statement) @foreach
+(method_invocation) @call
+(object_creation_expression) @new
+(explicit_constructor_invocation) @ctor_call
+(method_reference) @mref

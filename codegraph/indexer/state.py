@@ -1,0 +1,136 @@
+"""Indexer state: what the last successful run saw, per repo and file.
+
+Kept in its own sqlite file (``CODEGRAPH_HOME/state.db``) apart from the stores, so it
+works the same for every backend. Per file: content hash, the compressed extraction
+(so unchanged files never re-parse, yet the whole repo can be re-resolved), and a hash
+of the file's resolved edges (so only files whose edges changed are rewritten).
+Written only after a run succeeded (DESIGN.md 'Incremental refresh').
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from codegraph.core.models import FileRecord, SymbolRecord
+from codegraph.indexer.records import FileExtraction, Reference
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS repo_state (
+  repo TEXT PRIMARY KEY, root TEXT, extractor_version TEXT, fingerprint TEXT, commit_sha TEXT, updated_at TEXT
+);
+CREATE TABLE IF NOT EXISTS file_state (
+  repo TEXT, path TEXT, content_hash TEXT, edges_hash TEXT, extraction BLOB,
+  PRIMARY KEY (repo, path)
+);
+CREATE TABLE IF NOT EXISTS snapshot_symbols (
+  repo TEXT, taken_at TEXT, symbols BLOB, PRIMARY KEY (repo, taken_at)
+);
+"""
+
+
+@dataclass(slots=True)
+class RepoState:
+    repo: str
+    root: str
+    extractor_version: str
+    fingerprint: str
+    commit_sha: str | None
+    updated_at: str
+
+
+def encode(fx: FileExtraction) -> bytes:
+    return zlib.compress(json.dumps(asdict(fx), ensure_ascii=False, separators=(",", ":")).encode(), 1)
+
+
+def decode(blob: bytes) -> FileExtraction:
+    d = json.loads(zlib.decompress(blob))
+    return FileExtraction(
+        file=FileRecord(**d["file"]),
+        symbols=[SymbolRecord(**s) for s in d["symbols"]],
+        references=[Reference(**r) for r in d["references"]],
+        framework=d.get("framework", []),
+        exports=d.get("exports", {}),
+        errors=d.get("errors", []),
+    )
+
+
+class StateStore:
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(path, timeout=60, check_same_thread=False)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.executescript(SCHEMA)
+
+    def repo(self, repo: str) -> RepoState | None:
+        row = self.conn.execute(
+            "SELECT repo,root,extractor_version,fingerprint,commit_sha,updated_at FROM repo_state WHERE repo=?",
+            (repo,)).fetchone()
+        return RepoState(*row) if row else None
+
+    def repos(self) -> list[RepoState]:
+        rows = self.conn.execute(
+            "SELECT repo,root,extractor_version,fingerprint,commit_sha,updated_at FROM repo_state ORDER BY repo")
+        return [RepoState(*r) for r in rows]
+
+    def file_hashes(self, repo: str) -> dict[str, tuple[str, str]]:
+        """path -> (content_hash, edges_hash)."""
+        rows = self.conn.execute("SELECT path, content_hash, edges_hash FROM file_state WHERE repo=?", (repo,))
+        return {r[0]: (r[1], r[2] or "") for r in rows}
+
+    def extractions(self, repo: str, paths: list[str] | None = None) -> dict[str, FileExtraction]:
+        if paths is None:
+            rows = self.conn.execute("SELECT path, extraction FROM file_state WHERE repo=?", (repo,))
+            return {r[0]: decode(r[1]) for r in rows}
+        out: dict[str, FileExtraction] = {}
+        for i in range(0, len(paths), 500):
+            part = paths[i:i + 500]
+            rows = self.conn.execute(
+                f"SELECT path, extraction FROM file_state WHERE repo=? AND path IN ({','.join('?' * len(part))})",
+                (repo, *part))
+            out.update({r[0]: decode(r[1]) for r in rows})
+        return out
+
+    def save(
+        self,
+        state: RepoState,
+        changed: dict[str, FileExtraction],
+        removed: list[str],
+        edges_hashes: dict[str, str],
+    ) -> None:
+        """Record a successful run in one transaction."""
+        with self.conn:
+            self.conn.execute(
+                "INSERT OR REPLACE INTO repo_state VALUES (?,?,?,?,?,?)",
+                (state.repo, state.root, state.extractor_version, state.fingerprint, state.commit_sha,
+                 state.updated_at))
+            self.conn.executemany(
+                "DELETE FROM file_state WHERE repo=? AND path=?", [(state.repo, p) for p in removed])
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO file_state VALUES (?,?,?,?,?)",
+                [(state.repo, p, fx.file.content_hash, edges_hashes.get(p, ""), encode(fx))
+                 for p, fx in changed.items()])
+            self.conn.executemany(
+                "UPDATE file_state SET edges_hash=? WHERE repo=? AND path=?",
+                [(h, state.repo, p) for p, h in edges_hashes.items() if p not in changed])
+
+    def save_snapshot_symbols(self, repo: str, taken_at: str, qualified_names: list[str]) -> None:
+        blob = zlib.compress("\n".join(sorted(set(qualified_names))).encode(), 6)
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO snapshot_symbols VALUES (?,?,?)", (repo, taken_at, blob))
+
+    def snapshot_symbols(self, repo: str, taken_at: str) -> set[str] | None:
+        row = self.conn.execute(
+            "SELECT symbols FROM snapshot_symbols WHERE repo=? AND taken_at=?", (repo, taken_at)).fetchone()
+        return set(zlib.decompress(row[0]).decode().split("\n")) - {""} if row else None
+
+    def forget(self, repo: str) -> None:
+        with self.conn:
+            self.conn.execute("DELETE FROM file_state WHERE repo=?", (repo,))
+            self.conn.execute("DELETE FROM repo_state WHERE repo=?", (repo,))
+
+    def close(self) -> None:
+        self.conn.close()

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The main job for a newcomer: index real code that is on every machine (this Python's
+# standard library, without its test suite) into the embedded stores, keep embedding in
+# the background (graph and BM25 search answer at once), and open the dashboard.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=.venv/bin
+STDLIB=$($BIN/python -c "import sysconfig; print(sysconfig.get_paths()['stdlib'])")
+export CODEGRAPH_HOME="${CODEGRAPH_HOME:-$PWD/.codegraph/demo}"
+echo "indexing the Python standard library at $STDLIB into $CODEGRAPH_HOME (tests left out)"
+$BIN/codegraph index "$STDLIB" --repo stdlib --no-embed -x 'test/' -x 'idlelib/idle_test/' -x 'lib2to3/tests/' -x 'tkinter/test/'
+$BIN/codegraph impact json.loads --depth 2 --limit 15
+echo "embedding search chunks in the background (log: $CODEGRAPH_HOME/embed.log); vector search improves as it runs"
+nohup $BIN/codegraph embed --repo stdlib > "$CODEGRAPH_HOME/embed.log" 2>&1 &
+$BIN/codegraph dashboard --port "${PORT:-8501}"

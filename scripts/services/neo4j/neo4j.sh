@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Local Neo4j 5 for development and tests: start | stop | health | status.
+#
+# Builds (once) a small launcher with Maven from Maven Central (cached in ~/.m2, jars in
+# .services/neo4j/lib), then runs an embedded Neo4j DBMS with Bolt on 127.0.0.1 and auth
+# on. The password is generated once into .services/neo4j/password (mode 600) and reused,
+# so the data in .services/neo4j/home keeps working across restarts.
+#
+# Environment: NEO4J_BOLT_PORT (7687), NEO4J_HEAP (1g), NEO4J_PAGECACHE_MB (256),
+# NEO4J_START_TIMEOUT (180 s). Every failure ends with one line starting "neo4j: error:".
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+SRC="$ROOT/scripts/services/neo4j"
+DIR="$ROOT/.services/neo4j"
+LIB="$DIR/lib"
+HOME_DIR="$DIR/home"
+PID_FILE="$DIR/neo4j.pid"
+LOG="$DIR/launcher.log"
+PW_FILE="$DIR/password"
+JAR="$LIB/codegraph-neo4j-launcher.jar"
+PORT="${NEO4J_BOLT_PORT:-7687}"
+HEAP="${NEO4J_HEAP:-1g}"
+PAGECACHE_MB="${NEO4J_PAGECACHE_MB:-256}"
+START_TIMEOUT="${NEO4J_START_TIMEOUT:-180}"
+
+die() { echo "neo4j: error: $*" >&2; exit 1; }
+
+pid_alive() {
+  [[ -f "$PID_FILE" ]] && kill -0 "$(cat "$PID_FILE")" 2>/dev/null
+}
+
+port_open() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null
+}
+
+password() {
+  if [[ ! -s "$PW_FILE" ]]; then
+    mkdir -p "$DIR"
+    (umask 077; head -c 48 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 24 > "$PW_FILE")
+  fi
+  cat "$PW_FILE"
+}
+
+needs_build() {
+  [[ ! -f "$JAR" ]] && return 0
+  # Rebuild when the pom or the launcher source is newer than the jar.
+  [[ -n "$(find "$SRC/pom.xml" "$SRC/src" -newer "$JAR" -type f 2>/dev/null | head -1)" ]]
+}
+
+build() {
+  command -v mvn >/dev/null 2>&1 || die "Maven (mvn) is not installed; install Maven 3 (e.g. apt-get install maven) and retry"
+  echo "neo4j: building the launcher with Maven (first run downloads Neo4j into ~/.m2)..."
+  rm -rf "$LIB"
+  if ! mvn -B -q -f "$SRC/pom.xml" package >"$DIR/build.log" 2>&1; then
+    die "Maven build failed; see $DIR/build.log"
+  fi
+}
+
+cmd_health() {
+  pid_alive || { echo "neo4j: not running"; return 1; }
+  [[ -f "$HOME_DIR/ready" ]] || { echo "neo4j: starting (pid $(cat "$PID_FILE"))"; return 1; }
+  port_open || { echo "neo4j: bolt port $PORT not answering"; return 1; }
+  # A real authenticated query when the project's Python env has the driver.
+  local py="$ROOT/.venv/bin/python"
+  if [[ -x "$py" ]] && "$py" -c "import neo4j" 2>/dev/null; then
+    if ! NEO4J_PW="$(password)" "$py" - "$PORT" <<'PY' 2>/dev/null
+import os, sys
+from neo4j import GraphDatabase
+with GraphDatabase.driver(f"bolt://127.0.0.1:{sys.argv[1]}", auth=("neo4j", os.environ["NEO4J_PW"]),
+                          connection_timeout=5) as d:
+    d.execute_query("RETURN 1")
+PY
+    then
+      echo "neo4j: bolt://127.0.0.1:$PORT does not accept a query with the stored password"
+      return 1
+    fi
+  fi
+  echo "neo4j: healthy on bolt://127.0.0.1:$PORT"
+}
+
+cmd_start() {
+  mkdir -p "$DIR"
+  if pid_alive; then
+    echo "neo4j: already running (pid $(cat "$PID_FILE"))"
+  else
+    rm -f "$PID_FILE"
+    command -v java >/dev/null 2>&1 || die "Java is not installed; install a Java 17+ JDK (e.g. apt-get install openjdk-17-jdk-headless) and retry"
+    local jv
+    jv="$(java -version 2>&1 | head -1 | sed -E 's/.*version "([0-9]+).*/\1/')"
+    [[ "$jv" =~ ^[0-9]+$ && "$jv" -ge 17 ]] || die "Java 17 or newer is needed (found: $(java -version 2>&1 | head -1))"
+    port_open && die "port $PORT on 127.0.0.1 is already taken by another process; stop it or set NEO4J_BOLT_PORT"
+    if needs_build; then build; fi
+    password >/dev/null
+    mkdir -p "$HOME_DIR"
+    # setsid: the server outlives the shell that started it (make services returns).
+    setsid nohup java -Xms256m "-Xmx$HEAP" -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError \
+      -XX:-OmitStackTraceInFastThrow -Djdk.nio.maxCachedBufferSize=1024 \
+      -Dio.netty.tryReflectionSetAccessible=true \
+      --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED \
+      --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED \
+      --add-exports=java.base/sun.nio.ch=ALL-UNNAMED \
+      -cp "$LIB/*" codegraph.services.Neo4jLauncher "$HOME_DIR" "$PORT" "$PW_FILE" "$PAGECACHE_MB" \
+      >"$LOG" 2>&1 < /dev/null &
+    echo $! > "$PID_FILE"
+    echo "neo4j: started (pid $!), waiting for bolt://127.0.0.1:$PORT ..."
+  fi
+  local waited=0
+  until [[ -f "$HOME_DIR/ready" ]] && port_open; do
+    pid_alive || die "the server exited during start; see $LOG"
+    (( waited >= START_TIMEOUT )) && die "not ready after ${START_TIMEOUT}s; see $LOG"
+    sleep 1; waited=$((waited + 1))
+  done
+  cmd_health >/dev/null || die "started but the health check fails; see $LOG"
+  echo "neo4j: ready on bolt://127.0.0.1:$PORT (user neo4j, password in $PW_FILE)"
+}
+
+cmd_stop() {
+  if ! pid_alive; then
+    rm -f "$PID_FILE"
+    echo "neo4j: not running"
+    return 0
+  fi
+  local pid; pid="$(cat "$PID_FILE")"
+  kill -TERM "$pid"
+  # A clean shutdown flushes the page cache; give it time before forcing.
+  for _ in $(seq 1 90); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "neo4j: did not stop in 90s, killing pid $pid" >&2
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$PID_FILE" "$HOME_DIR/ready"
+  echo "neo4j: stopped"
+}
+
+case "${1:-}" in
+  start) cmd_start ;;
+  stop) cmd_stop ;;
+  health|status) cmd_health ;;
+  password) password ;;
+  uri) echo "bolt://127.0.0.1:$PORT" ;;
+  *) echo "usage: $0 start|stop|health|password|uri" >&2; exit 2 ;;
+esac

@@ -1,0 +1,35 @@
+"""Suite-wide set-up: every test runs with its own CODEGRAPH_HOME (never ~/.codegraph),
+and the run ends with one loud line when server tests were skipped."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.services import SKIPPED_SERVICES, services_required
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    home = tmp_path_factory.mktemp("cghome")
+    monkeypatch.setenv("CODEGRAPH_HOME", str(home))
+    from codegraph.core import settings
+
+    settings.get_settings.cache_clear()
+    yield home
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if SKIPPED_SERVICES:
+        where = "FAILED (CODEGRAPH_REQUIRE_SERVICES=1)" if services_required() else "SKIPPED"
+        terminalreporter.write_line(
+            f"!!! {len(SKIPPED_SERVICES)} server-backend test(s) {where}: "
+            f"{sorted(set(SKIPPED_SERVICES))[0]} — run `make services` to test Neo4j/Elasticsearch",
+            red=True, bold=True)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
