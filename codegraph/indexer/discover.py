@@ -54,6 +54,11 @@ def _git_files(root: Path) -> list[str] | None:
         )
         if top.returncode != 0:
             return None
+        # A folder that the enclosing repository ignores (e.g. an installed Python inside
+        # a pyenv clone) is not that repository's content: walk it instead.
+        ignored = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", "."], capture_output=True, timeout=30)
+        if ignored.returncode == 0:
+            return None
         out = subprocess.run(
             ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--full-name"],
             capture_output=True, timeout=120,

@@ -72,6 +72,7 @@ class SymbolTable:
         self.exports: dict[str, dict[str, dict[str, Any]]] = {}
         self.file_module: dict[str, str] = {}
         self.bases: dict[str, list[str]] = defaultdict(list)
+        self._export_memo: dict[tuple[str, str], list[SymbolRecord]] = {}
         for fx in extractions:
             path = fx.file.path
             self.files.add(path)
@@ -109,35 +110,45 @@ class SymbolTable:
             queue, depth = nxt, depth + 1
         return []
 
-    def export(self, paths: list[str], name: str, depth: int = 0) -> list[SymbolRecord]:
-        """The symbol exported as ``name`` by the first existing file of ``paths``."""
-        if depth > MAX_CHAIN:
-            return []
+    def export(self, paths: list[str], name: str) -> list[SymbolRecord]:
+        """The symbol exported as ``name`` by the first existing file of ``paths``,
+        following re-exports and ``export *`` (memoised; cycles cut)."""
         for path in paths:
-            if path not in self.files:
-                continue
-            exp = self.exports.get(path, {})
-            target = exp.get(name)
-            if target is not None:
-                if "qn" in target:
-                    local = self.by_file_qn.get((path, target["qn"])) or self.by_qn.get(target["qn"], [])
-                    if local:
-                        return list(local)
-                if "from" in target:
-                    found = self.export(list(target["from"]), target.get("name", name), depth + 1)
-                    if found:
-                        return found
+            if path in self.files:
+                return self._export_of(path, name, set())
+        return []
+
+    def _export_of(self, path: str, name: str, visiting: set[tuple[str, str]]) -> list[SymbolRecord]:
+        key = (path, name)
+        if key in self._export_memo:
+            return self._export_memo[key]
+        if key in visiting or len(visiting) > 64:
+            return []
+        visiting.add(key)
+        found: list[SymbolRecord] = []
+        exp = self.exports.get(path, {})
+        target = exp.get(name)
+        if target is not None:
+            if "qn" in target:
+                found = list(self.by_file_qn.get((path, target["qn"])) or self.by_qn.get(target["qn"], []))
+            if not found and "from" in target:
+                nxt = next((p for p in target["from"] if p in self.files), None)
+                if nxt is not None:
+                    found = self._export_of(nxt, target.get("name", name), visiting)
+        if not found:
             module = self.file_module.get(path)
             if module is not None:
-                local = self.members.get((module, name))
-                if local:
-                    return list(local)
+                found = list(self.members.get((module, name), ()))
+        if not found:
             for group in exp.get("*", {}).get("from_all", []):
-                found = self.export(list(group), name, depth + 1)
-                if found:
-                    return found
-            return []
-        return []
+                nxt = next((p for p in group if p in self.files), None)
+                if nxt is not None:
+                    found = self._export_of(nxt, name, visiting)
+                    if found:
+                        break
+        visiting.discard(key)
+        self._export_memo[key] = found
+        return found
 
 
 def _source_uid(table: SymbolTable, ref: Reference) -> str | None:

@@ -285,9 +285,17 @@ class TypeNames:
         return out
 
 
+SUPER_OF = "super_of:"  # owner marker: look the member up on the class's bases only
+
+
 def member_candidates(owners: list[tuple[str, str]], member: str, how: str | None = None) -> list[dict[str, Any]]:
-    """``{"owner", "member"}`` candidates for each owner qn (``how`` overrides)."""
-    return [{"owner": q, "member": member, "how": how or h} for q, h in owners]
+    """``{"owner", "member"}`` candidates for each owner qn (``how`` overrides);
+    ``super_of:<cls>`` owners become ``{"super_of": cls, "member"}``."""
+    return [
+        {"super_of": q[len(SUPER_OF):], "member": member, "how": how or h} if q.startswith(SUPER_OF)
+        else {"owner": q, "member": member, "how": how or h}
+        for q, h in owners
+    ]
 
 
 def qn_candidates(qns: list[tuple[str, str]], how: str | None = None) -> list[dict[str, Any]]:
@@ -338,10 +346,8 @@ class ClassBasedExtractor:
         return [(q, "receiver_type") for q, _ in self.type_candidates(st)], st
 
     def super_owners(self, cls: str) -> list[tuple[str, str]]:
-        st = self.supers.get(cls)
-        if st is None:
-            return []
-        return [(q, "self") for q, _ in self.type_candidates(st, skip_self=True)]
+        """``super.m()``: the member on the resolved bases of ``cls`` (not on ``cls``)."""
+        return [(f"{SUPER_OF}{cls}", "self")] if cls else []
 
     def implicit_owners(self, member: str) -> list[dict[str, Any]]:
         """Candidates of an unqualified call: the enclosing classes, then static imports."""

@@ -320,10 +320,8 @@ class _Java(ClassBasedExtractor):
         if c is None or not sc.cls:
             return
         if c.type == "super":
-            if sc.cls not in self.supers:
-                return
             owners = self.super_owners(sc.cls)
-            target = f"{strip_type(self.supers[sc.cls])}.<init>"
+            target = f"{strip_type(self.supers.get(sc.cls, 'super'))}.<init>"
         else:
             owners, target = [(sc.cls, "self")], f"{sc.cls.rsplit('.', 1)[-1]}.<init>"
         self.b.ref("CALLS", sc, target, n, member_candidates(owners, "<init>"), optional=True, arity=nargs)

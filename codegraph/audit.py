@@ -1,0 +1,694 @@
+"""Accuracy audit: the graph's direct callers against an independent text search.
+
+For each audited callable (named, or a seeded random sample), two caller sets:
+
+- **expected** (text): ``name(`` / ``.name(`` call sites found by ``codegraph.audit_text``
+  in the repository's files on disk (comments, strings and generated files left out),
+  each attributed to its enclosing symbol by the graph's line ranges
+  (``GraphStore.nodes_in_files``); for a constructor (``__init__``) the class name is
+  searched as well;
+- **actual** (graph): ``codegraph.core.impact.callers`` - incoming CALLS edges.
+
+Every disagreement keeps file:line and is classified so a person can judge it:
+
+| verdict | meaning | categories (examples) |
+|---|---|---|
+| ``text_false_positive`` | text saw a call that cannot reach the target | name collision (the graph linked it to another symbol), external library call, bare call of a method, builtin-typed receiver |
+| ``graph_miss`` | a call that may reach the target and has no edge | ambiguous stub, unresolved receiver, dispatch through a base class, unparsed file |
+| ``text_miss`` | the graph is right, plain text cannot see it | import alias, bare decorator, implicit protocol call |
+| ``attribution`` | both see the call, at the same file:line, but attribute it to different enclosing symbols | default values, decorators |
+| ``graph_false_positive`` | an edge whose evidence line does not name the target | |
+| ``unclear`` | neither rule applies: judge by hand | |
+
+Figures per language: ``raw`` precision/recall take the text set as the truth;
+``judged`` ones drop text false positives, count text misses and attribution as hits and
+count ``unclear`` against the graph (conservative). Both are printed; neither is ground
+truth. HTTP links (CALLS_HTTP to endpoints) are not audited yet.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codegraph.audit_text import FAMILY, TextHit, call_pattern, find_calls, generated_reason, strip_code
+from codegraph.core.errors import BadInput, TargetNotFound
+from codegraph.core.graph_store import GraphStore
+from codegraph.core.impact import callers
+from codegraph.core.models import CALLS, EXTENDS, FILE, STUB, SYMBOL, Node, repo_uid
+
+CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
+# Symbols that cannot enclose a call site (a text hit inside one belongs to its parent).
+_NOT_ENCLOSING = frozenset({"field", "variable"})
+# Called implicitly by the language: a text search for ``name(`` cannot see those calls.
+_IMPLICIT = re.compile(r"^__(enter|exit|aenter|aexit|iter|next|aiter|anext|call|getitem|setitem|delitem|contains|len|"
+                       r"bool|eq|ne|lt|le|gt|ge|hash|add|sub|mul|truediv|floordiv|mod|pow|and|or|xor|neg|pos|invert|"
+                       r"str|repr|format|get|set|delete|set_name|init_subclass|class_getitem|getattr|getattribute|"
+                       r"setattr|delattr|del|new|post_init|missing|fspath|index|int|float|complex|bytes|round|"
+                       r"reduce|reduce_ex|getstate|setstate|copy|deepcopy|await|radd|rsub|rmul|iadd|isub|imul)__$")
+VERDICTS = ("text_false_positive", "graph_miss", "text_miss", "attribution", "graph_false_positive", "unclear")
+NOTICE = ("Text search is a second witness, not ground truth: read the disagreements. HTTP links "
+          "(CALLS_HTTP to endpoints) are not audited yet; that share will be added when endpoint "
+          "extraction exists for the audited languages.")
+MAX_SITES = 5  # per disagreement, in answers
+
+
+@dataclass(slots=True)
+class Step:
+    name: str
+    ms: float
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class Site:
+    """One piece of evidence: file:line, the caller it is attributed to, the line's text."""
+
+    file: str
+    line: int
+    caller: str
+    snippet: str = ""
+    receiver: str = ""
+    resolution: str = ""
+
+
+@dataclass(slots=True)
+class Disagreement:
+    """A caller one side has and the other lacks. ``side``: ``missed`` (text only) or
+    ``extra`` (graph only). ``verdict`` is one of VERDICTS; ``category`` a short label;
+    ``detail`` names what the graph did at that line."""
+
+    side: str
+    caller: str
+    caller_uid: str
+    verdict: str
+    category: str
+    detail: str
+    sites: list[Site]
+
+
+@dataclass(slots=True)
+class CallableAudit:
+    """One audited callable. Counts are callers (enclosing symbols), not call sites."""
+
+    target: str
+    uid: str
+    name: str
+    kind: str
+    language: str
+    repo: str
+    file: str
+    line: int
+    expected: int = 0
+    actual: int = 0
+    matched: int = 0
+    matched_callers: list[str] = field(default_factory=list)
+    missed: list[Disagreement] = field(default_factory=list)
+    extra: list[Disagreement] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)
+    resolutions: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Figures:
+    """Counts of callers for one language, and the precision / recall derived from them."""
+
+    callables: int = 0
+    expected: int = 0
+    actual: int = 0
+    matched: int = 0
+    verdicts: dict[str, int] = field(default_factory=dict)  # "missed:graph_miss" -> n
+
+    def _v(self, side: str, verdict: str) -> int:
+        return self.verdicts.get(f"{side}:{verdict}", 0)
+
+    def summary(self) -> dict[str, Any]:
+        """Raw (text = truth) and judged precision / recall, as fractions 0..1 or None."""
+        tp = self.matched + self._v("extra", "text_miss") + self._v("extra", "attribution")
+        fp = self._v("extra", "graph_false_positive") + self._v("extra", "unclear")
+        fn = self._v("missed", "graph_miss") + self._v("missed", "unclear")
+
+        def ratio(a: int, b: int) -> float | None:
+            return round(a / b, 4) if b else None
+
+        return {
+            "callables": self.callables, "expected": self.expected, "actual": self.actual, "matched": self.matched,
+            "raw_precision": ratio(self.matched, self.actual), "raw_recall": ratio(self.matched, self.expected),
+            "precision": ratio(tp, tp + fp), "recall": ratio(tp, tp + fn),
+            "judged": {"true_positive": tp, "false_positive": fp, "false_negative": fn},
+            "verdicts": dict(sorted(self.verdicts.items())),
+        }
+
+
+@dataclass(slots=True)
+class AuditReport:
+    repos: list[str]
+    callables: list[CallableAudit]
+    languages: dict[str, Figures]
+    categories: dict[str, int]
+    files: dict[str, int]
+    steps: list[Step]
+    sample: dict[str, Any] | None = None
+    notice: str = NOTICE
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["languages"] = {k: v.summary() for k, v in self.languages.items()}
+        return d
+
+
+# -- files on disk ------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class _File:
+    path: str
+    language: str
+    coverage: str
+    text: str
+    stripped: str | None = None
+    method: str = ""
+
+
+class _Corpus:
+    """The repo's indexed files as they are on disk, by language family. Files whose
+    content changed since indexing (hash differs), generated files and unreadable ones
+    are left out of both sides and counted."""
+
+    def __init__(self, store: GraphStore, repo: str, families: set[str]) -> None:
+        from codegraph.indexer.pipeline import file_hash
+
+        repo_node = store.get_nodes([repo_uid(repo)]).get(repo_uid(repo))
+        if repo_node is None:
+            raise TargetNotFound(f"no repository named {repo!r} in the graph")
+        root = Path(repo_node.props.get("path") or "")
+        if not root.is_dir():
+            raise BadInput(f"repository {repo!r} was indexed from {root}, which is not a folder on this machine")
+        self.repo = repo
+        self.root = root
+        self.families = set(families)
+        self.files: dict[str, _File] = {}
+        self.excluded: dict[str, str] = {}
+        self.counts: Counter[str] = Counter()
+        offset = 0
+        while True:
+            page = store.nodes_by_label(FILE, repo, limit=5000, offset=offset)
+            for n in page:
+                p = n.props
+                lang = p.get("language", "")
+                if FAMILY.get(lang) not in families:
+                    continue
+                path = p.get("path", "")
+                try:
+                    data = (root / path).read_bytes()
+                except OSError:
+                    self._exclude(path, "missing or unreadable on disk")
+                    continue
+                if p.get("content_hash") and file_hash(data) != p["content_hash"]:
+                    self._exclude(path, "changed since indexing")
+                    continue
+                text = data.decode("utf-8", "replace")
+                if generated_reason(path, text):
+                    self._exclude(path, "generated")
+                    continue
+                self.files[path] = _File(path, lang, p.get("coverage_status", "full"), text)
+                self.counts["scanned"] += 1
+            if len(page) < 5000:
+                break
+            offset += 5000
+
+    def _exclude(self, path: str, why: str) -> None:
+        self.excluded[path] = why
+        self.counts[f"excluded: {why}"] += 1
+
+    def stripped(self, f: _File) -> str:
+        if f.stripped is None:
+            f.stripped, f.method = strip_code(f.text, f.language)
+            self.counts[f"stripped by {f.method}"] += 1
+        return f.stripped
+
+    def line(self, path: str, line: int, stripped: bool = False) -> str | None:
+        f = self.files.get(path)
+        if f is None:
+            return None
+        lines = (self.stripped(f) if stripped else f.text).split("\n")
+        return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+# -- the audit ----------------------------------------------------------------------------
+
+def _callable_nodes(store: GraphStore, repo: str | None) -> list[Node]:
+    out: list[Node] = []
+    offset = 0
+    while True:
+        page = store.nodes_by_label(SYMBOL, repo, limit=5000, offset=offset)
+        out.extend(n for n in page if n.props.get("kind") in CALLABLE_KINDS)
+        if len(page) < 5000:
+            return out
+        offset += 5000
+
+
+def _is_constructor(n: Node) -> bool:
+    p = n.props
+    parent_last = re.split(r"[.:#/]+", p.get("parent") or "")[-1]
+    return p.get("kind") == "constructor" or p.get("name") in ("__init__", "constructor") or (
+        bool(parent_last) and p.get("name") == parent_last and p.get("language") != "python")
+
+
+def _class_name(n: Node) -> str | None:
+    parent = n.props.get("parent") or ""
+    last = re.split(r"[.:#/]+", parent)[-1] if parent else ""
+    return last or None
+
+
+def _enclosing(symbols: list[Node], line: int) -> Node | None:
+    """Innermost symbol (by line range) containing ``line``; fields/variables skipped."""
+    best: Node | None = None
+    for s in symbols:
+        p = s.props
+        if p.get("kind") in _NOT_ENCLOSING:
+            continue
+        lo, hi = int(p.get("line") or 0), int(p.get("end_line") or 0)
+        if lo <= line <= hi and (best is None or lo > int(best.props["line"]) or (
+                lo == int(best.props["line"]) and hi < int(best.props["end_line"]))):
+            best = s
+    return best
+
+
+def _is_declaration_family(language: str) -> bool:
+    """Families whose declarations look like calls (no keyword before the name)."""
+    return FAMILY.get(language) in ("jvm", "csharp", "c", "js", "php")
+
+
+def _declarations(name: str, hits: list[TextHit], file_syms: list[Node]) -> set[int]:
+    """ids of hits that are C-like declarations (``void run(``, ``Foo(int x) {``): the
+    first receiver-less hit of ``name`` inside a symbol of that name, in its first lines.
+    Python and other keyword languages are handled by the text search itself."""
+    lang = file_syms[0].props.get("language", "") if file_syms else ""
+    if not _is_declaration_family(lang):
+        return set()
+    bare = sorted((h for h in hits if not h.receiver), key=lambda h: (h.line, h.col))
+    out: set[int] = set()
+    for s in file_syms:
+        p = s.props
+        if p.get("name") != name:
+            continue
+        lo, hi = int(p.get("line") or 0), int(p.get("end_line") or 0)
+        first = next((h for h in bare if lo <= h.line <= hi), None)
+        if first is not None and first.line <= lo + 5:
+            out.add(id(first))
+    return out
+
+
+class _Auditor:
+    def __init__(self, store: GraphStore) -> None:
+        self.store = store
+        self.module_exists: dict[tuple[str, str], bool] = {}
+        self.bases_cache: dict[str, set[str]] = {}
+        self.corpora: dict[str, _Corpus] = {}
+        self.read_ms: dict[str, float] = {}
+
+    def corpus(self, repo: str, families: set[str]) -> _Corpus:
+        """The repo's files of ``families`` on disk, read once per audit."""
+        c = self.corpora.get(repo)
+        if c is None or not families <= c.families:
+            t = time.perf_counter()
+            c = _Corpus(self.store, repo, families | (c.families if c else set()))
+            self.corpora[repo] = c
+            self.read_ms[repo] = _ms(t)
+        return c
+
+    # ---- text side ----
+    def text_sites(self, corpus: _Corpus, targets: list[Node]) -> dict[str, list[tuple[TextHit, Node | None]]]:
+        """name -> text hits in the corpus with their enclosing symbol (None: file level)."""
+        by_family: dict[str, set[str]] = defaultdict(set)
+        for t in targets:
+            fam = FAMILY.get(t.props.get("language", ""), "")
+            by_family[fam].add(t.props["name"])
+            if _is_constructor(t) and _class_name(t):
+                by_family[fam].add(_class_name(t) or "")
+        hits: dict[str, list[TextHit]] = defaultdict(list)
+        for fam, names in by_family.items():
+            names.discard("")
+            if not names:
+                continue
+            files = [f for f in corpus.files.values() if FAMILY.get(f.language) == fam]
+            if not files:
+                continue
+            pat = call_pattern(names, files[0].language)
+            for f in files:
+                if not pat.search(f.text):  # cheap pre-filter on the raw text
+                    continue
+                for h in find_calls(f.path, f.text, corpus.stripped(f), f.language, pat):
+                    hits[h.name].append(h)
+        files_hit = sorted({h.file for lst in hits.values() for h in lst})
+        syms = self.store.nodes_in_files(corpus.repo, files_hit) if files_hit else {}
+        out: dict[str, list[tuple[TextHit, Node | None]]] = {}
+        for name, lst in hits.items():
+            per_file: dict[str, list[TextHit]] = defaultdict(list)
+            for h in lst:
+                per_file[h.file].append(h)
+            rows = []
+            for path, file_hits in per_file.items():
+                file_syms = syms.get(path, [])
+                decl = _declarations(name, file_hits, file_syms)
+                rows.extend((h, _enclosing(file_syms, h.line)) for h in file_hits if id(h) not in decl)
+            out[name] = rows
+        return out
+
+    # ---- graph side helpers ----
+    def _module_in_repo(self, repo: str, root: str) -> bool:
+        key = (repo, root)
+        if key not in self.module_exists:
+            found = self.store.symbols_by_qualified_name([root], repo).get(root, [])
+            self.module_exists[key] = any(n.props.get("kind") in ("module", "namespace", "package") for n in found)
+        return self.module_exists[key]
+
+    def _bases(self, target: Node) -> set[str]:
+        """Qualified names of the target's class and its base classes (EXTENDS, transitive)."""
+        parent = target.props.get("parent") or ""
+        if parent in self.bases_cache:
+            return self.bases_cache[parent]
+        cls = [n for n in self.store.symbols_by_qualified_name([parent], target.repo).get(parent, [])
+               if n.props.get("kind") not in CALLABLE_KINDS]
+        seen: set[str] = set()
+        frontier = [n.uid for n in cls]
+        for _ in range(12):
+            if not frontier:
+                break
+            nxt = []
+            for lst in self.store.neighbours(frontier, "out", [EXTENDS]).values():
+                for h in lst:
+                    qn = h.node.props.get("qualified_name")
+                    if h.node.label == SYMBOL and qn and qn not in seen:
+                        seen.add(qn)
+                        nxt.append(h.node.uid)
+            frontier = nxt
+        self.bases_cache[parent] = seen
+        return seen
+
+    # ---- classification ----
+    def classify_missed(self, target: Node, site: TextHit, caller_uid: str, calls_at: dict[tuple[str, int], list[Any]],
+                        target_edge_sites: dict[tuple[str, int], str], corpus: _Corpus) -> tuple[str, str, str]:
+        """(verdict, category, detail) for one text-only call site."""
+        p = target.props
+        name, lang = p["name"], p.get("language", "")
+        is_python = FAMILY.get(lang) == "python"
+        other = target_edge_sites.get((site.file, site.line))
+        if other is not None:
+            return "attribution", "graph attributes the call to another symbol", f"edge from {other}"
+        linked = [h for h in calls_at.get((caller_uid, site.line), [])
+                  if _last(h.node.props.get("target_identifier") or h.node.props.get("qualified_name") or "") == site.name]
+        constructor_alias = site.name != name
+        for h in linked:
+            n = h.node
+            if n.label == SYMBOL:
+                qn = n.props.get("qualified_name", "")
+                if constructor_alias and qn == p.get("parent"):
+                    continue  # the class itself; its __init__ edge is looked for below
+                if not constructor_alias and (n.props.get("parent") or "") in self._bases(target):
+                    return "graph_miss", "dispatch through a base class", f"linked to base method {qn}; the override may run"
+                return "text_false_positive", "name collision", f"linked to {qn} ({h.edge.resolution})"
+        for h in linked:
+            n = h.node
+            if n.label != STUB:
+                continue
+            ti = n.props.get("target_identifier", "")
+            if n.props.get("reason") == "ambiguous":
+                cands = n.props.get("candidates") or []
+                if p.get("qualified_name") in cands or int(n.props.get("candidate_count") or 0) > len(cands):
+                    return "graph_miss", "ambiguous stub", f"stub {ti!r}: {n.props.get('candidate_count')} candidates, none picked"
+                return "text_false_positive", "name collision", f"ambiguous stub {ti!r} among other symbols"
+            if "." in ti or "::" in ti:
+                root = re.split(r"\.|::", ti)[0]
+                if self._module_in_repo(target.repo, root):
+                    return "graph_miss", "unresolved qualified call", f"missing stub {ti!r} (module {root} is in the repo)"
+                return "text_false_positive", "external call", f"missing stub {ti!r} (not in the repo)"
+            if is_python and p.get("kind") == "method" and not site.receiver and not constructor_alias:
+                return "text_false_positive", "bare call cannot reach a method", f"missing stub {ti!r}"
+            return "graph_miss", "unresolved receiver", f"missing stub {ti!r}"
+        if constructor_alias and any(h.node.label == SYMBOL for h in linked):
+            return "graph_miss", "class call without __init__ edge", f"linked to class {p.get('parent')} only"
+        f = corpus.files.get(site.file)
+        if f is not None and f.coverage in ("partial", "error"):
+            return "graph_miss", "file only partly parsed", f"coverage {f.coverage}"
+        if is_python:
+            if site.receiver:
+                return ("text_false_positive", "builtin-typed receiver",
+                        "no reference recorded: the extractor skips methods of builtin values (str, list, dict...)")
+            return ("text_false_positive", "local or builtin name",
+                    "no reference recorded: a parameter, local variable or builtin of that name")
+        return "graph_miss", "no reference recorded", "dynamic or untyped receiver"
+
+    def classify_extra(self, target: Node, site: Site, corpus: _Corpus,
+                       text_by_line: dict[tuple[str, int], str]) -> tuple[str, str, str]:
+        """(verdict, category, detail) for one graph-only edge."""
+        name = target.props["name"]
+        other = text_by_line.get((site.file, site.line))
+        if other is not None:
+            return "attribution", "text attributes the call to another symbol", f"text puts it in {other}"
+        orig = corpus.line(site.file, site.line)
+        if orig is None:
+            return "graph_false_positive", "evidence line not in the file", "line beyond the end of the file"
+        stripped = corpus.line(site.file, site.line, stripped=True) or ""
+        names = {name} | ({_class_name(target) or ""} if _is_constructor(target) else set())
+        names.discard("")
+        word = re.compile(r"(?<![\w$])(" + "|".join(re.escape(n) for n in names) + r")(?![\w$])")
+        if word.search(stripped):
+            if re.search(r"@\s*[\w.]*(?<![\w$])(" + "|".join(re.escape(n) for n in names) + r")\s*$", stripped.strip()):
+                return "text_miss", "bare decorator", "a decorator without parentheses is a call"
+            return "unclear", "reference without call syntax", "the name is used as a value here (judge)"
+        if word.search(orig):
+            return "unclear", "inside a string or comment (per the text tokenizer)", "check the tokenizer or the extractor"
+        if _IMPLICIT.match(name):
+            return "text_miss", "implicit call (protocol method)", "called by the language, not by name"
+        if site.resolution in ("import", "exact"):
+            alias = re.search(r"\b" + re.escape(name) + r"\s+as\s+(\w+)", corpus.files[site.file].text) \
+                if site.file in corpus.files else None
+            return "text_miss", "import alias", f"called as {alias.group(1)}" if alias else "called through an alias"
+        if site.resolution in ("unique_name", "overload"):
+            return "graph_false_positive", "linked by name, name not at the evidence line", f"resolution {site.resolution}"
+        return "unclear", "name not at the evidence line", f"resolution {site.resolution or 'n/a'}"
+
+    # ---- one repo ----
+    def audit_repo(self, repo: str, targets: list[Node], steps: list[Step]) -> list[CallableAudit]:
+        families = {FAMILY.get(n.props.get("language", ""), "") for n in targets}
+        corpus = self.corpus(repo, families)
+        if repo in self.read_ms:
+            steps.append(Step(f"read files ({repo})", self.read_ms.pop(repo), f"{corpus.counts['scanned']} files"))
+        t = time.perf_counter()
+        live = [n for n in targets if n.props.get("file") in corpus.files]
+        sites = self.text_sites(corpus, live)
+        steps.append(Step(f"text search ({repo})", _ms(t), f"{sum(len(v) for v in sites.values())} call sites"))
+        t = time.perf_counter()
+        results = [self.audit_one(n, sites, corpus) for n in live]
+        for n in targets:
+            if n.props.get("file") not in corpus.files:
+                res = _blank_audit(n)
+                why = corpus.excluded.get(n.props.get("file", ""), "not scanned")
+                res.skipped[f"target file excluded: {why}"] = 1
+                results.append(res)
+        steps.append(Step(f"graph callers and compare ({repo})", _ms(t), f"{len(live)} callables"))
+        return results
+
+    def audit_one(self, target: Node, sites: dict[str, list[tuple[TextHit, Node | None]]], corpus: _Corpus) -> CallableAudit:
+        p = target.props
+        res = _blank_audit(target)
+        skipped: Counter[str] = Counter()
+        own = {n.uid for n in self.store.symbols_by_qualified_name([p["qualified_name"]], target.repo)
+               .get(p["qualified_name"], [])} | {target.uid}
+
+        # Graph side: direct callers (CALLS), all of them.
+        graph = callers(self.store, p["qualified_name"], repo=target.repo, limit=1_000_000)
+        actual: dict[str, list[Site]] = defaultdict(list)
+        actual_names: dict[str, str] = {}
+        target_edge_sites: dict[tuple[str, int], str] = {}
+        resolutions: Counter[str] = Counter()
+        for c in graph.callers:
+            if c.evidence_file not in corpus.files:
+                skipped["graph caller in an excluded file"] += 1
+                continue
+            snippet = (corpus.line(c.evidence_file, c.evidence_line) or "").strip()[:200]
+            actual[c.node.uid].append(Site(c.evidence_file, c.evidence_line, c.node.qualified_name, snippet,
+                                           resolution=c.resolution))
+            actual_names[c.node.uid] = c.node.qualified_name
+            target_edge_sites[(c.evidence_file, c.evidence_line)] = c.node.qualified_name
+            resolutions[c.resolution] += 1
+
+        # Text side.
+        expected: dict[str, list[TextHit]] = defaultdict(list)
+        expected_names: dict[str, str] = {}
+        names = [p["name"]] + ([_class_name(target) or ""] if _is_constructor(target) else [])
+        for nm in dict.fromkeys(n for n in names if n):
+            for h, enc in sites.get(nm, []):
+                if nm != p["name"] and h.receiver and h.receiver not in ("new",):
+                    # ``x.ClassName(`` is a nested class or module attribute, still a constructor
+                    pass
+                uid = enc.uid if enc is not None else f"file|{target.repo}|{h.file}"
+                if uid in own:
+                    skipped["recursive call (the graph keeps no self-edges)"] += 1
+                    continue
+                expected[uid].append(h)
+                expected_names[uid] = enc.props.get("qualified_name", h.file) if enc is not None else h.file
+
+        res.expected, res.actual = len(expected), len(actual)
+        matched = sorted(set(expected) & set(actual))
+        res.matched = len(matched)
+        res.matched_callers = sorted(actual_names[u] for u in matched)
+        res.resolutions = dict(resolutions)
+
+        # Classify text-only callers.
+        missed_uids = sorted(set(expected) - set(actual))
+        calls_at: dict[tuple[str, int], list[Any]] = defaultdict(list)
+        if missed_uids:
+            for src, lst in self.store.neighbours([u for u in missed_uids if not u.startswith("file|")],
+                                                  "out", [CALLS]).items():
+                for h in lst:
+                    calls_at[(src, h.edge.line)].append(h)
+        order = {v: i for i, v in enumerate(VERDICTS)}
+        rank = {"graph_miss": 0, "unclear": 1, "attribution": 2, "text_false_positive": 3}
+        for uid in missed_uids:
+            hits = expected[uid]
+            judged = [(self.classify_missed(target, h, uid, calls_at, target_edge_sites, corpus), h) for h in hits]
+            judged.sort(key=lambda x: (rank.get(x[0][0], 9), x[1].line))
+            (verdict, category, detail), _ = judged[0]
+            res.missed.append(Disagreement(
+                "missed", expected_names[uid], uid, verdict, category, detail,
+                [Site(h.file, h.line, expected_names[uid], h.snippet, h.receiver) for _, h in judged[:MAX_SITES]]))
+
+        # Classify graph-only callers.
+        text_by_line = {(h.file, h.line): expected_names[u] for u, lst in expected.items() for h in lst}
+        rank_x = {"unclear": 0, "graph_false_positive": 1, "attribution": 2, "text_miss": 3}
+        for uid in sorted(set(actual) - set(expected)):
+            ev = actual[uid]
+            judged_x = [(self.classify_extra(target, s, corpus, text_by_line), s) for s in ev]
+            judged_x.sort(key=lambda x: (rank_x.get(x[0][0], 9), x[1].line))
+            (verdict, category, detail), _ = judged_x[0]
+            res.extra.append(Disagreement("extra", actual_names[uid], uid, verdict, category, detail,
+                                          [s for _, s in judged_x[:MAX_SITES]]))
+        res.missed.sort(key=lambda d: (order[d.verdict], d.caller))
+        res.extra.sort(key=lambda d: (order[d.verdict], d.caller))
+        res.skipped = dict(skipped)
+        return res
+
+
+def _last(identifier: str) -> str:
+    return re.split(r"\.|::|#|/", identifier)[-1]
+
+
+def _ms(t: float) -> float:
+    return round((time.perf_counter() - t) * 1000, 2)
+
+
+def _blank_audit(n: Node) -> CallableAudit:
+    p = n.props
+    return CallableAudit(target=p.get("qualified_name", ""), uid=n.uid, name=p.get("name", ""), kind=p.get("kind", ""),
+                         language=p.get("language", ""), repo=n.repo, file=p.get("file", ""), line=int(p.get("line") or 0))
+
+
+def resolve_callables(store: GraphStore, names: list[str], repo: str | None) -> list[Node]:
+    """Callable symbols the given targets name (qualified name, suffix or bare name, as
+    in ``codegraph impact``); one per (repo, qualified name). Raises TargetNotFound."""
+    from codegraph.core.targets import resolve_target
+
+    out: dict[tuple[str, str], Node] = {}
+    for text in names:
+        found = [n for n in resolve_target(store, text, repo) if n.label == SYMBOL]
+        nodes = [n for n in found if n.props.get("kind") in CALLABLE_KINDS]
+        if not nodes:
+            kinds = sorted({n.props.get("kind", "?") for n in found})
+            raise TargetNotFound(f"{text!r} names no function or method (found kinds: {', '.join(kinds) or 'none'})")
+        for n in nodes:
+            out.setdefault((n.repo, n.props["qualified_name"]), n)
+    return list(out.values())
+
+
+def sample_callables(store: GraphStore, n: int, seed: int, repo: str | None = None,
+                     language: str | None = None, auditor: _Auditor | None = None) -> list[Node]:
+    """``n`` callables drawn without replacement by ``random.Random(seed)`` from every
+    function/method of ``repo`` (all repos if None) whose file the audit can read (on
+    disk, unchanged since indexing, not generated), ordered by uid first, so the same
+    graph, files and seed give the same sample. Overloads count once."""
+    auditor = auditor or _Auditor(store)
+    pool: dict[tuple[str, str], Node] = {}
+    for node in sorted(_callable_nodes(store, repo), key=lambda x: x.uid):
+        lang = node.props.get("language", "")
+        if (language and lang != language) or not FAMILY.get(lang):
+            continue
+        pool.setdefault((node.repo, node.props["qualified_name"]), node)
+    families: dict[str, set[str]] = defaultdict(set)
+    for node in pool.values():
+        families[node.repo].add(FAMILY[node.props["language"]])
+    readable = {r: set(auditor.corpus(r, fams).files) for r, fams in families.items()}
+    for r in readable:
+        auditor.read_ms.pop(r, None)  # reading is part of picking here
+    items = sorted((x for x in pool.values() if x.props.get("file") in readable[x.repo]), key=lambda x: x.uid)
+    if not items:
+        raise TargetNotFound("no functions or methods to sample in the graph" + (f" of repo {repo!r}" if repo else ""))
+    return random.Random(seed).sample(items, min(n, len(items)))
+
+
+def run_audit(store: GraphStore, targets: list[Node], sample: dict[str, Any] | None = None,
+              auditor: _Auditor | None = None) -> AuditReport:
+    """Audit ``targets`` (callable Symbol nodes). Returns an AuditReport with one
+    CallableAudit per target, figures per language, category counts, files scanned /
+    excluded and per-step milliseconds. Raises TargetNotFound for an unknown repo,
+    BadInput when a repo's folder is not on this machine, StoreUnavailable from the store."""
+    steps: list[Step] = []
+    auditor = auditor or _Auditor(store)
+    by_repo: dict[str, list[Node]] = defaultdict(list)
+    for n in targets:
+        by_repo[n.repo].append(n)
+    results: list[CallableAudit] = []
+    files: Counter[str] = Counter()
+    for repo in sorted(by_repo):
+        results.extend(auditor.audit_repo(repo, by_repo[repo], steps))
+        files.update(auditor.corpora[repo].counts)
+    langs: dict[str, Figures] = {}
+    cats: Counter[str] = Counter()
+    for r in results:
+        if any(k.startswith("target file excluded") for k in r.skipped):
+            continue
+        f = langs.setdefault(r.language, Figures())
+        f.callables += 1
+        f.expected += r.expected
+        f.actual += r.actual
+        f.matched += r.matched
+        for d in r.missed + r.extra:
+            key = f"{d.side}:{d.verdict}"
+            f.verdicts[key] = f.verdicts.get(key, 0) + 1
+            cats[f"{d.side}: {d.verdict}: {d.category}"] += 1
+    return AuditReport(repos=sorted(by_repo), callables=results, languages=langs,
+                       categories=dict(cats.most_common()), files=dict(files), steps=steps, sample=sample)
+
+
+def audit(store: GraphStore, targets: list[str] | None = None, *, repo: str | None = None, sample: int = 0,
+          seed: int = 0, language: str | None = None) -> AuditReport:
+    """Audit named ``targets`` and/or ``sample`` random callables (seeded); see the
+    module docstring. Raises BadInput when there is nothing to audit, TargetNotFound
+    when a target names no function or method."""
+    auditor = _Auditor(store)
+    nodes: list[Node] = []
+    t = time.perf_counter()
+    if targets:
+        nodes.extend(resolve_callables(store, targets, repo))
+    sample_info = None
+    if sample:
+        picked = sample_callables(store, sample, seed, repo, language, auditor)
+        seen = {(n.repo, n.props["qualified_name"]) for n in nodes}
+        nodes.extend(n for n in picked if (n.repo, n.props["qualified_name"]) not in seen)
+        sample_info = {"n": sample, "seed": seed, "repo": repo, "language": language, "drawn": len(picked)}
+    if not nodes:
+        raise BadInput("nothing to audit: name targets or pass --sample N")
+    pick_ms = _ms(t)
+    report = run_audit(store, nodes, sample_info, auditor)
+    report.steps.insert(0, Step("pick callables", pick_ms, f"{len(nodes)} callable(s)"))
+    return report
+
+
+__all__ = ["AuditReport", "CallableAudit", "Disagreement", "Figures", "Site", "audit", "resolve_callables",
+           "run_audit", "sample_callables"]

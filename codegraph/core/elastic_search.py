@@ -1,0 +1,359 @@
+"""Elasticsearch 8 SearchIndex (official ``elasticsearch`` client), DESIGN.md 'Search'.
+
+Indices: one per repo and content kind, ``<prefix>-<repo slug>-<kind>``. The only
+content kind so far is ``code`` (chunks of source files: functions, methods, classes,
+file sections); a later kind (e.g. ``issues``) gets its own index with its own mapping
+and never shares BM25 statistics with code. An index template ``<prefix>-code`` gives
+every code index its mapping, so bulk writes may create indices on the fly.
+
+Mapping: ``text`` (standard analyzer); ``identifiers``, ``name``, ``qualified_name``
+(analyzer ``codegraph_identifier`` = standard tokenizer + lowercase) holding the
+Python-split identifier words (``codegraph.core.retrieval.identifier_field``): the
+integ-test distribution the project runs has no analysis-common module, so no
+``word_delimiter_graph``/``pattern`` tokenizer, and splitting in Python keeps both
+backends on the same terms. Keyword fields: repo, file, kind, language, chunk_id,
+symbol_uid, file_uid, content_hash. ``vector``: dense_vector 384, cosine, HNSW on
+float32 (not the int8 default, so that kNN agrees with the embedded backend).
+``meta`` (not indexed) keeps the original name, qualified name, embed_text and lines.
+BM25 = multi_match most_fields over name^3, qualified_name^2, identifiers, text.
+
+Deletes by file search the ids then bulk-delete them: ``_delete_by_query`` lives in
+the reindex module, which the integ-test distribution lacks. Transient errors (no
+connection, timeouts, 429/502/503/504) are retried with tenacity; a server that does
+not answer becomes StoreUnavailable naming CODEGRAPH_SEARCH.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+import numpy as np
+from elasticsearch import ApiError, ConnectionError, ConnectionTimeout, Elasticsearch, helpers
+from elasticsearch.helpers import BulkIndexError
+from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponential
+
+from codegraph.core.errors import StoreUnavailable
+from codegraph.core.models import Chunk
+from codegraph.core.retrieval import identifier_field, identifiers_in, query_terms
+
+DIM = 384
+KIND = "code"
+_PAGE = 5000  # hits per search page (below index.max_result_window = 10,000)
+_BULK_CHUNK = 500
+T = TypeVar("T")
+
+_TRANSIENT_STATUS = {429, 502, 503, 504}
+
+_ANALYSIS = {
+    "analyzer": {
+        "codegraph_identifier": {"type": "custom", "tokenizer": "standard", "filter": ["lowercase"]},
+    }
+}
+_KEYWORDS = ("chunk_id", "repo", "file", "kind", "language", "content_hash", "symbol_uid", "file_uid")
+_MAPPINGS: dict[str, Any] = {
+    "dynamic": "strict",
+    "properties": {
+        **{k: {"type": "keyword"} for k in _KEYWORDS},
+        "text": {"type": "text", "analyzer": "standard"},
+        "identifiers": {"type": "text", "analyzer": "codegraph_identifier"},
+        "name": {"type": "text", "analyzer": "codegraph_identifier"},
+        "qualified_name": {"type": "text", "analyzer": "codegraph_identifier"},
+        "meta": {"type": "object", "enabled": False},
+        "vector": {
+            "type": "dense_vector", "dims": DIM, "index": True, "similarity": "cosine",
+            "index_options": {"type": "hnsw", "m": 16, "ef_construction": 100},
+        },
+    },
+}
+_SOURCE_NO_VECTOR = {"excludes": ["vector"]}
+
+
+def _transient(e: BaseException) -> bool:
+    if isinstance(e, ConnectionError | ConnectionTimeout):
+        return True
+    return isinstance(e, ApiError) and e.status_code in _TRANSIENT_STATUS
+
+
+def doc_id(chunk_id: str) -> str:
+    """Elasticsearch ``_id`` of a chunk: the chunk id, or a hash when it passes 512 bytes."""
+    if len(chunk_id.encode("utf-8")) <= 512:
+        return chunk_id
+    return "sha1:" + hashlib.sha1(chunk_id.encode("utf-8")).hexdigest()
+
+
+def index_slug(repo: str) -> str:
+    """A legal index-name part for a repo name: lower case, [a-z0-9_.-]; when that
+    changes the name, 8 hex of its sha1 follow, so two repos never share an index."""
+    slug = re.sub(r"[^a-z0-9_.-]+", "_", repo.lower()).strip("-_.+")[:150]
+    if slug != repo or not slug:
+        slug = f"{slug or 'repo'}-{hashlib.sha1(repo.encode('utf-8')).hexdigest()[:8]}"
+    return slug
+
+
+def _doc(c: Chunk) -> dict[str, Any]:
+    return {
+        "chunk_id": c.chunk_id, "repo": c.repo, "file": c.file, "kind": c.kind, "language": c.language,
+        "content_hash": c.content_hash, "symbol_uid": c.symbol_uid, "file_uid": c.file_uid,
+        "text": c.text,
+        "identifiers": identifier_field(identifiers_in(c.text)),
+        "name": identifier_field([c.name]),
+        "qualified_name": identifier_field([c.qualified_name, *c.qualified_name.split(".")]),
+        "meta": {"name": c.name, "qualified_name": c.qualified_name, "embed_text": c.embed_text,
+                 "line": c.line, "end_line": c.end_line},
+    }
+
+
+def _chunk(src: dict[str, Any]) -> Chunk:
+    m = src.get("meta", {})
+    return Chunk(
+        chunk_id=src["chunk_id"], repo=src["repo"], file=src["file"], kind=src["kind"],
+        language=src["language"], line=int(m.get("line", 0)), end_line=int(m.get("end_line", 0)),
+        text=src.get("text", ""), embed_text=m.get("embed_text", ""), content_hash=src["content_hash"],
+        qualified_name=m.get("qualified_name", ""), name=m.get("name", ""),
+        symbol_uid=src.get("symbol_uid", ""), file_uid=src.get("file_uid", ""),
+    )
+
+
+class ElasticsearchIndex:
+    """SearchIndex on an Elasticsearch 8 server at ``url``; indices named
+    ``<prefix>-<repo slug>-code``. Every method raises StoreUnavailable when the server
+    does not answer after retries."""
+
+    backend = "elasticsearch"
+
+    def __init__(self, url: str, prefix: str = "codegraph", request_timeout: float = 30.0,
+                 attempts: int = 3) -> None:
+        self.url = url
+        self.prefix = prefix.lower()
+        self.client = Elasticsearch(url, request_timeout=request_timeout, max_retries=0, retry_on_timeout=False)
+        self._attempts = attempts
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> ElasticsearchIndex:
+        return cls(settings.search, settings.elastic_prefix)
+
+    # -- plumbing ---------------------------------------------------------------------
+    def index_name(self, repo: str) -> str:
+        return f"{self.prefix}-{index_slug(repo)}-{KIND}"
+
+    def _scope(self, repo: str | None) -> str:
+        return self.index_name(repo) if repo is not None else f"{self.prefix}-*-{KIND}"
+
+    def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a client call with retries on transient errors; no answer ->
+        StoreUnavailable with one readable line."""
+        r = retry(
+            retry=retry_if_exception(_transient),
+            stop=stop_after_attempt(self._attempts),
+            wait=wait_exponential(multiplier=0.25, max=4),
+            reraise=True,
+        )(fn)
+        try:
+            return r(*args, **kwargs)
+        except (ConnectionError, ConnectionTimeout) as e:
+            raise StoreUnavailable(
+                f"Elasticsearch at {self.url} does not answer ({type(e).__name__}); "
+                "start it with `make services` or set CODEGRAPH_SEARCH"
+            ) from e
+        except ApiError as e:
+            if e.status_code in _TRANSIENT_STATUS:
+                raise StoreUnavailable(
+                    f"Elasticsearch at {self.url} is overloaded or unavailable (HTTP {e.status_code}); "
+                    "check the server behind CODEGRAPH_SEARCH"
+                ) from e
+            raise
+
+    def _search(self, index: str, body: dict[str, Any]) -> dict[str, Any]:
+        return self._call(
+            self.client.search, index=index, ignore_unavailable=True, allow_no_indices=True, **body
+        ).body
+
+    def _scan(self, index: str, query: dict[str, Any], source: Any) -> Iterator[dict[str, Any]]:
+        """Every hit of ``query`` sorted by chunk_id, paged with search_after."""
+        after: list[Any] | None = None
+        while True:
+            body: dict[str, Any] = {"query": query, "size": _PAGE, "sort": [{"chunk_id": "asc"}], "_source": source}
+            if after is not None:
+                body["search_after"] = after
+            hits = self._search(index, body)["hits"]["hits"]
+            yield from hits
+            if len(hits) < _PAGE:
+                return
+            after = hits[-1]["sort"]
+
+    def _bulk(self, actions: list[dict[str, Any]]) -> None:
+        if not actions:
+            return
+        try:
+            self._call(
+                helpers.bulk, self.client, actions, chunk_size=_BULK_CHUNK, max_retries=3,
+                initial_backoff=0.5, ignore_status=(404,) if actions[0].get("_op_type") == "delete" else (),
+            )
+        except BulkIndexError as e:
+            first = e.errors[0] if e.errors else {}
+            raise RuntimeError(f"Elasticsearch rejected {len(e.errors)} document(s); first: {str(first)[:300]}") from e
+
+    def _refresh(self, indices: set[str]) -> None:
+        if indices:
+            self._call(self.client.indices.refresh, index=",".join(sorted(indices)), ignore_unavailable=True)
+
+    def _locate(self, doc_ids: list[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+        """_id -> (index, _source without vector) across every code index."""
+        out: dict[str, tuple[str, dict[str, Any]]] = {}
+        for i in range(0, len(doc_ids), _PAGE):
+            part = doc_ids[i:i + _PAGE]
+            res = self._search(self._scope(None), {
+                "query": {"ids": {"values": part}}, "size": len(part), "_source": _SOURCE_NO_VECTOR,
+            })
+            for h in res["hits"]["hits"]:
+                out[h["_id"]] = (h["_index"], h["_source"])
+        return out
+
+    # -- lifecycle --------------------------------------------------------------------
+    def ensure_schema(self) -> None:
+        """Put the index template for ``<prefix>-*-code`` (idempotent)."""
+        self._call(
+            self.client.indices.put_index_template,
+            name=f"{self.prefix}-{KIND}",
+            index_patterns=[f"{self.prefix}-*-{KIND}"],
+            priority=200,
+            template={
+                "settings": {"number_of_shards": 1, "number_of_replicas": 0, "analysis": _ANALYSIS},
+                "mappings": _MAPPINGS,
+            },
+        )
+
+    def close(self) -> None:
+        self.client.close()
+
+    # -- writes -----------------------------------------------------------------------
+    def upsert_chunks(self, chunks: list[Chunk]) -> None:
+        """Unchanged content_hash -> partial update (the stored vector stays); new or
+        changed -> full index without a vector. Refreshes, so BM25 sees them on return."""
+        if not chunks:
+            return
+        latest = {c.chunk_id: c for c in chunks}
+        by_index: dict[str, list[Chunk]] = {}
+        for c in latest.values():
+            by_index.setdefault(self.index_name(c.repo), []).append(c)
+        for index, items in by_index.items():
+            for i in range(0, len(items), _PAGE):
+                part = items[i:i + _PAGE]
+                ids = [doc_id(c.chunk_id) for c in part]
+                old: dict[str, str] = {}
+                res = self._search(index, {
+                    "query": {"ids": {"values": ids}}, "size": len(ids), "_source": ["content_hash"],
+                })
+                for h in res["hits"]["hits"]:
+                    old[h["_id"]] = h["_source"].get("content_hash", "")
+                actions: list[dict[str, Any]] = []
+                for c, did in zip(part, ids, strict=True):
+                    if old.get(did) == c.content_hash:
+                        actions.append({"_op_type": "update", "_index": index, "_id": did, "doc": _doc(c)})
+                    else:
+                        actions.append({"_op_type": "index", "_index": index, "_id": did, "_source": _doc(c)})
+                self._bulk(actions)
+        self._refresh(set(by_index))
+
+    def delete_files(self, repo: str, paths: list[str]) -> int:
+        if not paths:
+            return 0
+        index = self.index_name(repo)
+        ids = [h["_id"] for h in self._scan(
+            index, {"bool": {"filter": [{"term": {"repo": repo}}, {"terms": {"file": paths}}]}}, False)]
+        self._bulk([{"_op_type": "delete", "_index": index, "_id": i} for i in ids])
+        self._refresh({index})
+        return len(ids)
+
+    def set_vectors(self, vectors: dict[str, np.ndarray]) -> None:
+        """chunk_id -> 384-d vector (normalised here). Ids not stored are ignored.
+        Refreshes, so chunks_missing_vectors no longer returns them."""
+        if not vectors:
+            return
+        bodies: dict[str, list[float]] = {}
+        for cid, v in vectors.items():
+            a = np.asarray(v, dtype=np.float32).reshape(-1)
+            if a.shape != (DIM,):
+                raise ValueError(f"vector for {cid} has shape {a.shape}, expected ({DIM},)")
+            norm = float(np.linalg.norm(a))
+            bodies[doc_id(cid)] = (a / norm if norm > 0 else a).tolist()
+        where = self._locate(list(bodies))
+        actions = [{"_op_type": "update", "_index": idx, "_id": did, "doc": {"vector": bodies[did]}}
+                   for did, (idx, _) in where.items()]
+        self._bulk(actions)
+        self._refresh({idx for idx, _ in where.values()})
+
+    def delete_repo(self, repo: str) -> None:
+        self._call(self.client.indices.delete, index=self.index_name(repo), ignore_unavailable=True)
+
+    # -- reads ------------------------------------------------------------------------
+    def chunk_ids_by_file(self, repo: str) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for h in self._scan(self.index_name(repo), {"term": {"repo": repo}}, ["file", "chunk_id"]):
+            out.setdefault(h["_source"]["file"], []).append(h["_source"]["chunk_id"])
+        return dict(sorted(out.items()))
+
+    def bm25(self, query: str, k: int, repo: str | None = None) -> list[tuple[str, float]]:
+        terms = query_terms(query)
+        if not terms or k <= 0:
+            return []
+        q: dict[str, Any] = {"multi_match": {
+            "query": " ".join(terms), "type": "most_fields",
+            "fields": ["name^3", "qualified_name^2", "identifiers", "text"],
+        }}
+        if repo is not None:
+            q = {"bool": {"must": q, "filter": [{"term": {"repo": repo}}]}}
+        res = self._search(self._scope(repo), {
+            "query": q, "size": k, "_source": ["chunk_id"],
+            "sort": [{"_score": "desc"}, {"chunk_id": "asc"}], "track_scores": True,
+        })
+        return [(h["_source"]["chunk_id"], float(h["_score"])) for h in res["hits"]["hits"]]
+
+    def knn(self, vector: np.ndarray, k: int, repo: str | None = None) -> list[tuple[str, float]]:
+        """Top-k by HNSW over cosine; the score is turned back into cosine similarity
+        (Elasticsearch reports (1 + cos) / 2)."""
+        q = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if q.shape != (DIM,):
+            raise ValueError(f"query vector has shape {q.shape}, expected ({DIM},)")
+        if k <= 0:
+            return []
+        knn: dict[str, Any] = {
+            "field": "vector", "query_vector": q.tolist(), "k": k, "num_candidates": min(10_000, max(100, 4 * k)),
+        }
+        if repo is not None:
+            knn["filter"] = {"term": {"repo": repo}}
+        res = self._search(self._scope(repo), {"knn": knn, "size": k, "_source": ["chunk_id"]})
+        return [(h["_source"]["chunk_id"], 2.0 * float(h["_score"]) - 1.0) for h in res["hits"]["hits"]]
+
+    def get_chunks(self, chunk_ids: list[str]) -> dict[str, Chunk]:
+        if not chunk_ids:
+            return {}
+        found = self._locate([doc_id(c) for c in dict.fromkeys(chunk_ids)])
+        return {src["chunk_id"]: _chunk(src) for _, src in found.values()}
+
+    def chunks_missing_vectors(self, repo: str | None = None, limit: int = 256) -> list[Chunk]:
+        q: dict[str, Any] = {"bool": {"must_not": [{"exists": {"field": "vector"}}]}}
+        if repo is not None:
+            q["bool"]["filter"] = [{"term": {"repo": repo}}]
+        res = self._search(self._scope(repo), {
+            "query": q, "size": limit, "sort": [{"repo": "asc"}, {"chunk_id": "asc"}], "_source": _SOURCE_NO_VECTOR,
+        })
+        return [_chunk(h["_source"]) for h in res["hits"]["hits"]]
+
+    def stats(self, repo: str | None = None) -> dict[str, Any]:
+        """{"chunks", "with_vectors", "bytes"}: bytes = primary store size of the indices."""
+        scope = self._scope(repo)
+        opts = {"index": scope, "ignore_unavailable": True, "allow_no_indices": True}
+        total = self._call(self.client.count, **opts).body["count"]
+        with_vec = self._call(self.client.count, query={"exists": {"field": "vector"}}, **opts).body["count"]
+        try:
+            st = self._call(self.client.indices.stats, index=scope, metric="store").body
+            size = int(st.get("_all", {}).get("primaries", {}).get("store", {}).get("size_in_bytes", 0))
+        except ApiError as e:
+            if e.status_code != 404:
+                raise
+            size = 0
+        return {"chunks": int(total), "with_vectors": int(with_vec), "bytes": size}

@@ -1,0 +1,157 @@
+"""Sentence embeddings for search: the local ONNX all-MiniLM-L6-v2 through fastembed,
+fully offline (DESIGN.md 'Search'; ../shared/models/all-MiniLM-L6-v2-onnx/README.md).
+
+The model folder comes from settings (``CODEGRAPH_EMBED_MODEL_PATH``, else the project's
+or the shared copy); the file defaults to the fp32 ``model.onnx`` whose vectors do not
+depend on the batch. Nothing loads until the first ``embed`` (or ``load``); without a
+model ``available`` is False and ``reason`` is one line saying search is BM25-only.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from codegraph.core.errors import CodegraphError
+
+# Set at import, before anything imports fastembed/huggingface_hub (they read it once):
+# the product never downloads a model.
+os.environ["HF_HUB_OFFLINE"] = "1"
+
+DIM = 384
+_REGISTER_LOCK = threading.Lock()
+_REGISTERED: set[str] = set()
+
+
+class EmbedderUnavailable(CodegraphError):
+    """The embedding model cannot be loaded (missing or broken file)."""
+
+
+def _custom_name(model_file: str) -> str:
+    # fastembed knows sentence-transformers/all-MiniLM-L6-v2 already; a name of our own
+    # per file lets the int8 file be chosen too.
+    return f"codegraph/all-MiniLM-L6-v2-onnx/{model_file}"
+
+
+def _register(model_file: str) -> str:
+    """Register the local file with fastembed once per process; returns the name."""
+    from fastembed import TextEmbedding
+    from fastembed.common.model_description import ModelSource, PoolingType
+
+    name = _custom_name(model_file)
+    with _REGISTER_LOCK:
+        if name in _REGISTERED:
+            return name
+        known = {m["model"].lower() for m in TextEmbedding.list_supported_models()}
+        if name.lower() not in known:
+            TextEmbedding.add_custom_model(
+                model=name,
+                pooling=PoolingType.MEAN,
+                normalization=True,
+                sources=ModelSource(hf="local/all-MiniLM-L6-v2-onnx"),  # placeholder, never fetched
+                dim=DIM,
+                model_file=model_file,
+            )
+        _REGISTERED.add(name)
+    return name
+
+
+class Embedder:
+    """``embed(texts) -> (n, 384) float32`` unit vectors, in input order.
+
+    ``folder`` None means no model: ``available`` is False and ``embed`` raises
+    EmbedderUnavailable. ``threads`` None or 0 lets onnxruntime use every core.
+    """
+
+    dim = DIM
+
+    def __init__(self, folder: Path | None, model_file: str = "model.onnx", threads: int | None = None,
+                 batch_size: int = 64) -> None:
+        self.folder = Path(folder) if folder is not None else None
+        self.model_file = model_file
+        self.threads = threads or None
+        self.batch_size = batch_size
+        self.load_seconds: float | None = None
+        self._model: Any = None
+        self._error: str = ""
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> Embedder:
+        return cls(settings.model_folder(), settings.embed_model_file, settings.embed_threads or None)
+
+    @property
+    def available(self) -> bool:
+        """True when the model file exists and has not failed to load (cheap: no load)."""
+        return (not self._error and self.folder is not None
+                and (self.folder / self.model_file).is_file())
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    @property
+    def reason(self) -> str:
+        """Why search is BM25-only; empty when the model is available."""
+        if self._error:
+            return f"search is BM25-only: {self._error}"
+        if self.folder is None:
+            return ("search is BM25-only: no embedding model at models/all-MiniLM-L6-v2-onnx or "
+                    "../shared/models/all-MiniLM-L6-v2-onnx (set CODEGRAPH_EMBED_MODEL_PATH)")
+        if not (self.folder / self.model_file).is_file():
+            return (f"search is BM25-only: no embedding model at {self.folder / self.model_file} "
+                    "(set CODEGRAPH_EMBED_MODEL_PATH)")
+        return ""
+
+    def load(self) -> float:
+        """Load the model now; returns seconds taken (0 when already loaded).
+        Raises EmbedderUnavailable when there is no model or it does not load."""
+        with self._lock:
+            if self._model is not None:
+                return 0.0
+            if not self.available:
+                raise EmbedderUnavailable(self.reason)
+            t = time.perf_counter()
+            try:
+                name = _register(self.model_file)
+                from fastembed import TextEmbedding
+
+                self._model = TextEmbedding(model_name=name, specific_model_path=str(self.folder),
+                                            threads=self.threads)
+            except Exception as e:  # onnxruntime/tokenizers raise many types for a bad file
+                self._error = f"embedding model {self.folder / self.model_file} did not load: {str(e)[:200]}"
+                raise EmbedderUnavailable(self.reason) from e
+            self.load_seconds = time.perf_counter() - t
+            return self.load_seconds
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """(len(texts), 384) float32, L2-normalised, in input order. Texts are embedded
+        sorted by length so each batch pads to similar lengths (same vectors with the
+        fp32 model, less padding work)."""
+        if not texts:
+            return np.zeros((0, DIM), dtype=np.float32)
+        self.load()
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.empty((len(texts), DIM), dtype=np.float32)
+        vecs = self._model.embed([texts[i] for i in order], batch_size=self.batch_size)
+        for pos, v in zip(order, vecs, strict=True):
+            out[pos] = v
+        return out
+
+
+def measure_throughput(embedder: Embedder, texts: list[str], repeat: int = 1) -> dict[str, float]:
+    """Raw embedding throughput on ``texts`` (model load excluded): {"texts", "seconds",
+    "texts_per_s", "load_s"}."""
+    load_s = embedder.load()
+    embedder.embed(texts[: min(8, len(texts))])  # warm-up: first run allocates arenas
+    t = time.perf_counter()
+    for _ in range(repeat):
+        embedder.embed(texts)
+    secs = time.perf_counter() - t
+    n = len(texts) * repeat
+    return {"texts": n, "seconds": secs, "texts_per_s": n / secs if secs else 0.0, "load_s": load_s}

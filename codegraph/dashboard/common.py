@@ -1,0 +1,219 @@
+"""What every page shares: settings, cached stores, errors as one line, the repo filter.
+
+Stores are opened once per process and settings (``st.cache_resource``, keyed by the
+settings that choose a backend) and shared by every session: the embedded graph gives
+each thread its own sqlite connection and the Neo4j / Elasticsearch clients are
+thread-safe, so a rerun never reconnects. Aggregates that scan the graph are cached
+with ``st.cache_data`` keyed by a *graph version* (every repo's last_checked_at), so a
+re-index shows up on the next rerun without a restart.
+
+Errors reach the person as one ``st.error`` line naming the setting to check; the full
+traceback goes to the server log only.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+import streamlit as st
+
+from codegraph.core.errors import CodegraphError, StoreUnavailable
+from codegraph.core.graph_store import GraphStore
+from codegraph.core.search_index import SearchIndex
+from codegraph.core.settings import Settings, load_settings
+
+log = logging.getLogger("codegraph.dashboard")
+
+ALL_REPOS = "All repositories"
+REPO_KEY = "repo_filter"
+# Keys of the [codegraph] table in .streamlit/secrets.toml that may override settings.
+SECRET_KEYS = ("graph", "search", "home", "neo4j_user", "neo4j_password", "neo4j_database", "elastic_prefix",
+               "embed_model_path")
+INDEX_HINT = "codegraph index PATH --repo NAME"
+
+
+# ---------------------------------------------------------------------------- settings
+def secret_overrides() -> dict[str, Any]:
+    """Settings from the ``[codegraph]`` table of ``.streamlit/secrets.toml``.
+
+    A ``CODEGRAPH_*`` environment variable wins over the same key in secrets, so tests
+    and one-off runs can always point the dashboard elsewhere. No file -> ``{}``.
+    """
+    try:
+        if not st.secrets.load_if_toml_exists():
+            return {}
+        table = st.secrets.get("codegraph", {})
+    except Exception:  # a malformed secrets file must not take the dashboard down
+        log.warning("ignoring unreadable .streamlit/secrets.toml", exc_info=True)
+        return {}
+    return {k: str(v) for k, v in dict(table).items()
+            if k in SECRET_KEYS and f"CODEGRAPH_{k.upper()}" not in os.environ}
+
+
+def settings() -> Settings:
+    """Current settings: env, then services.env, then secrets (see secret_overrides)."""
+    return load_settings(**secret_overrides())
+
+
+def store_key(s: Settings) -> str:
+    """What identifies one pair of opened stores (no secrets in it)."""
+    return f"{s.graph}|{s.search}|{s.home}|{s.neo4j_user}|{s.neo4j_database}|{s.elastic_prefix}"
+
+
+@st.cache_resource(show_spinner="Opening the graph store…", max_entries=8)
+def _graph_store(key: str, _s: Settings) -> GraphStore:
+    from codegraph.core.stores import open_graph_store
+
+    return open_graph_store(_s)
+
+
+@st.cache_resource(show_spinner="Opening the search index…", max_entries=8)
+def _search_index(key: str, _s: Settings) -> SearchIndex:
+    from codegraph.core.stores import open_search_index
+
+    return open_search_index(_s)
+
+
+@st.cache_resource(show_spinner="Loading the embedding model…", max_entries=4)
+def _embedder(key: str, _s: Settings) -> Any:
+    from codegraph.core.embedder import Embedder
+
+    return Embedder.from_settings(_s)
+
+
+def graph_store() -> GraphStore:
+    """The graph store for the current settings. Raises StoreUnavailable."""
+    s = settings()
+    return _graph_store(store_key(s), s)
+
+
+def search_index() -> SearchIndex:
+    """The search index for the current settings. Raises StoreUnavailable."""
+    s = settings()
+    return _search_index(store_key(s), s)
+
+
+def embedder() -> Any:
+    """The query embedder (``.available``, ``.reason``); loads the model once."""
+    s = settings()
+    return _embedder(f"{s.model_folder()}|{s.embed_model_file}|{s.embed_threads}", s)
+
+
+def current_key() -> str:
+    return store_key(settings())
+
+
+def graph_version(store: GraphStore) -> str:
+    """Changes whenever any repo is re-indexed: the cache key for graph aggregates."""
+    return ";".join(f"{r.props.get('name')}@{r.props.get('last_checked_at')}" for r in store.repos())
+
+
+# ---------------------------------------------------------------------------- errors
+def one_line(err: BaseException, setting: str | None = None) -> str:
+    """A readable single line for ``err``, naming ``setting`` unless it already names one."""
+    text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    if not isinstance(err, CodegraphError):
+        text = f"{type(err).__name__}: {text}"
+    if setting and "CODEGRAPH_" not in text:
+        text += f" (check {setting})"
+    return text
+
+
+def show_error(err: BaseException, setting: str | None = None) -> None:
+    st.error(one_line(err, setting), icon=":material/error:")
+
+
+@contextmanager
+def guard(setting: str = "CODEGRAPH_GRAPH", what: str = "") -> Iterator[None]:
+    """Run a block; any error becomes one st.error line (traceback to the log only).
+
+    Streamlit's own control flow (st.stop, st.rerun, st.switch_page) derives from
+    BaseException and passes through untouched.
+    """
+    try:
+        yield
+    except StoreUnavailable as e:
+        show_error(e, setting)
+    except CodegraphError as e:  # not found, unsupported, bad input: the message says what to do
+        show_error(e)
+    except ImportError as e:
+        log.exception("dashboard import failed")
+        st.error(f"{what or 'This page'} needs `{e.name}`, which is not importable in this installation "
+                 "(reinstall with `make install`).", icon=":material/error:")
+    except Exception as e:  # the page must stay usable and show one line, never a traceback
+        log.exception("dashboard page failed")
+        show_error(e, setting)
+
+
+def run_page(body: Callable[[], None], setting: str = "CODEGRAPH_GRAPH", what: str = "") -> None:
+    """Run a page body under ``guard``."""
+    with guard(setting, what):
+        body()
+
+
+# ---------------------------------------------------------------------------- navigation, filters, state
+def page_path(file: str) -> str:
+    """A page file of codegraph/pages relative to app.py (what st.Page and
+    st.switch_page take)."""
+    return f"../pages/{file}"
+
+
+
+def current_repo() -> str | None:
+    """The repo chosen in the sidebar, or None for all."""
+    v = st.session_state.get(REPO_KEY)
+    return None if not v or v == ALL_REPOS else str(v)
+
+
+def persistent(key: str, default: Any) -> None:
+    """Give widget ``key`` its last value when the page is opened again.
+
+    Streamlit drops a widget's state when a run does not draw it (e.g. after visiting
+    another page); a shadow copy under ``_keep_<key>`` brings it back.
+    """
+    if key not in st.session_state:
+        st.session_state[key] = st.session_state.get(f"_keep_{key}", default)
+
+
+def remember(*keys: str) -> None:
+    """Store the shadow copies read by ``persistent``."""
+    for k in keys:
+        if k in st.session_state:
+            st.session_state[f"_keep_{k}"] = st.session_state[k]
+
+
+# ---------------------------------------------------------------------------- formatting
+def age_text(iso: str | None) -> str:
+    """'3 h ago' / '2 d ago' for an ISO-8601 timestamp; 'never' for None."""
+    if not iso:
+        return "never"
+    try:
+        then = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=UTC)
+    secs = max(0.0, (datetime.now(UTC) - then).total_seconds())
+    if secs < 120:
+        return f"{int(secs)} s ago"
+    if secs < 7200:
+        return f"{int(secs // 60)} min ago"
+    if secs < 172800:
+        return f"{secs / 3600:.1f} h ago"
+    return f"{secs / 86400:.1f} d ago"
+
+
+def short_sha(sha: str | None) -> str:
+    return (sha or "n/a")[:12]
+
+
+def empty_state(message: str = "No repository is indexed yet.") -> None:
+    """The one empty state every page shows: what to run to get data."""
+    st.info(f"{message} Index one with `{INDEX_HINT}` (for example "
+            f"`codegraph index ~/src/my-service --repo my-service`), then reload this page.",
+            icon=":material/info:")

@@ -1,0 +1,198 @@
+"""Data behind the Impact page, free of Streamlit: the target picker, one impact()
+run per picked target merged into one answer, and the rows of every table.
+
+``impact()`` takes one target string, so picked nodes become target strings
+(qualified name, ``file:``, ``table:``, ``endpoint:``, ``topic:``) grouped by repo;
+overloads share a qualified name and are therefore always walked together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from codegraph.core.errors import TargetNotFound
+from codegraph.core.graph_store import GraphStore
+from codegraph.core.impact import Caller, EntryPoint, ImpactResult, Unresolved, impact
+from codegraph.core.models import DERIVED_EDGES, ENDPOINT, EXPOSES, FILE, SYMBOL, TABLE, TOPIC, Node
+from codegraph.core.targets import parse_target, resolve_target
+
+PICKER_LABELS = [SYMBOL, FILE, TABLE, ENDPOINT, TOPIC]
+
+
+# ---------------------------------------------------------------------------- picker
+def candidates(store: GraphStore, text: str, repo: str | None, limit: int = 40) -> list[Node]:
+    """Nodes the picker offers for ``text``: what the resolver would take first (exact
+    qualified name, else name / suffix matches), then name / path matches.
+
+    Prefixed targets (``file:``, ``table:``...) go through the resolver only.
+    Raises TargetNotFound (with suggestions) when nothing matches a prefixed target.
+    """
+    if not text.strip():
+        return []
+    if parse_target(text).kind != "symbol":
+        return resolve_target(store, text, repo, limit)
+    try:
+        first = resolve_target(store, text, repo, limit)
+    except TargetNotFound:
+        first = []
+    seen = {n.uid for n in first}
+    more = [n for n in store.find_nodes(text.strip(), PICKER_LABELS, repo, limit) if n.uid not in seen]
+    return (first + more)[:limit]
+
+
+def default_pick(cands: list[Node]) -> list[str]:
+    """The best match and its overloads (same repo and qualified name)."""
+    if not cands:
+        return []
+    top = cands[0]
+    qn = top.props.get("qualified_name")
+    if top.label != SYMBOL or not qn:
+        return [top.uid]
+    return [n.uid for n in cands if n.label == SYMBOL and n.repo == top.repo and n.props.get("qualified_name") == qn]
+
+
+def describe(n: Node) -> str:
+    """One picker line: name, kind, file:line, repo."""
+    p = n.props
+    kind = p.get("kind") or n.label.lower()
+    where = p.get("file") or p.get("path") or ""
+    if where and p.get("line"):
+        where += f":{p['line']}"
+    sig = p.get("signature") or ""
+    sig = f" {sig[:60]}" if sig and n.label == SYMBOL and sig != p.get("qualified_name") else ""
+    return f"{n.display()}{sig} · {kind} · {where or '-'} · {n.repo}"
+
+
+def target_string(n: Node) -> str:
+    """The target text impact() resolves back to ``n`` (and its overloads)."""
+    p = n.props
+    if n.label == FILE:
+        return f"file:{p.get('path', '')}"
+    if n.label == TABLE:
+        return f"table:{p.get('name', '')}"
+    if n.label == TOPIC:
+        return f"topic:{p.get('name', '')}"
+    if n.label == ENDPOINT:
+        return f"endpoint:{p.get('method', '')} {p.get('path_template', '')}".strip()
+    return str(p.get("qualified_name") or n.display())
+
+
+def targets_for(nodes: list[Node]) -> list[tuple[str, str]]:
+    """Distinct (target string, repo) pairs, in pick order."""
+    return list(dict.fromkeys((target_string(n), n.repo) for n in nodes))
+
+
+# ---------------------------------------------------------------------------- running
+def run_impact(
+    store: GraphStore,
+    targets: list[tuple[str, str]],
+    depth: int,
+    edge_types: list[str] | None,
+    include_tests: bool,
+    limit: int,
+) -> ImpactResult:
+    """impact() per (target, repo), merged. Raises TargetNotFound / StoreUnavailable."""
+    results = [impact(store, t, repo=r or None, depth=depth, edge_types=edge_types, include_tests=include_tests,
+                      limit=limit) for t, r in targets]
+    return merge(results)
+
+
+def merge(results: list[ImpactResult]) -> ImpactResult:
+    """One answer from several: a caller reached from two targets keeps its shortest
+    path; totals add the callers each run did not list (an upper bound when both
+    runs were cut off, exact otherwise)."""
+    if len(results) == 1:
+        return results[0]
+    if not results:
+        raise TargetNotFound("pick at least one target")
+    targets = list({t.uid: t for r in results for t in r.targets}.values())
+    best: dict[str, Caller] = {}
+    for r in results:
+        for c in r.callers:
+            old = best.get(c.node.uid)
+            if old is None or c.depth < old.depth:
+                best[c.node.uid] = c
+    target_uids = {t.uid for t in targets}
+    callers = sorted((c for u, c in best.items() if u not in target_uids),
+                     key=lambda c: (c.depth, c.node.qualified_name, c.node.uid))
+    entries: dict[tuple[str, str], EntryPoint] = {}
+    for r in results:
+        for e in r.entry_points:
+            k = (e.kind, e.node.uid)
+            if k not in entries or e.depth < entries[k].depth:
+                entries[k] = e
+    tables: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in results:
+        for t in r.tables:
+            row = tables.setdefault((t["repo"], t["table"]), {"table": t["table"], "repo": t["repo"], "access": []})
+            row["access"].extend(a for a in t["access"] if a not in row["access"])
+    unresolved: dict[str, Unresolved] = {}
+    for r in results:
+        for u in r.unresolved:
+            unresolved.setdefault(u.target_identifier, u)
+    hidden = sum(max(0, r.total_callers - r.shown_callers) for r in results)
+    steps = [replace(s, name=f"{r.query}: {s.name}") for r in results for s in r.steps]
+    freshness = list({f["repo"]: f for r in results for f in r.freshness}.values())
+    first = results[0]
+    return ImpactResult(
+        query=" + ".join(r.query for r in results), depth=first.depth, targets=targets, callers=callers,
+        entry_points=sorted(entries.values(), key=lambda e: (e.kind, e.depth, e.node.qualified_name)),
+        tables=list(tables.values()), unresolved=list(unresolved.values()), total_callers=len(callers) + hidden,
+        shown_callers=len(callers), truncated=any(r.truncated for r in results), steps=steps, freshness=freshness,
+        notice=first.notice, edge_types=first.edge_types)
+
+
+def endpoint_handlers(store: GraphStore, res: ImpactResult) -> dict[str, str]:
+    """Endpoint uid -> uid of a symbol that exposes it (to draw it next to its handler)."""
+    uids = [e.node.uid for e in res.entry_points if e.kind == "endpoint"]
+    if not uids:
+        return {}
+    hits = store.neighbours(uids, "in", [EXPOSES], limit_per_node=1)
+    return {u: lst[0].node.uid for u, lst in hits.items() if lst}
+
+
+# ---------------------------------------------------------------------------- tables
+def caller_rows(res: ImpactResult) -> list[dict[str, Any]]:
+    return [{
+        "caller": c.node.qualified_name, "kind": c.node.kind, "depth": c.depth, "via": c.via,
+        "evidence": f"{c.evidence_file}:{c.evidence_line}" if c.evidence_file else "",
+        "resolution": c.resolution or "", "test": c.is_test, "repo": c.node.repo, "path": " → ".join(c.path),
+    } for c in res.callers]
+
+
+def entry_rows(res: ImpactResult) -> list[dict[str, Any]]:
+    return [{
+        "kind": e.kind, "entry point": e.node.qualified_name,
+        "where": f"{e.node.file}:{e.node.line}" if e.node.file else e.node.repo, "depth": e.depth, "reason": e.reason,
+    } for e in res.entry_points]
+
+
+def table_rows(res: ImpactResult) -> list[dict[str, Any]]:
+    return [{
+        "table": t["table"], "repo": t["repo"],
+        "access": "; ".join(f"{a['type']} by {a['by']} ({a['file']}:{a['line']})" for a in t["access"][:8])
+        + (f"; … {len(t['access']) - 8} more" if len(t["access"]) > 8 else ""),
+    } for t in res.tables]
+
+
+def unresolved_rows(res: ImpactResult) -> list[dict[str, Any]]:
+    return [{"unresolved name": u.target_identifier, "reason": u.reason, "call sites": u.references}
+            for u in res.unresolved]
+
+
+def step_rows(res: ImpactResult) -> list[dict[str, Any]]:
+    return [{"step": s.name, "ms": s.ms, "detail": s.detail} for s in res.steps]
+
+
+REFERENCE_EDGES = [t for t in DERIVED_EDGES]
+
+
+def edge_rows(store: GraphStore, uid: str, direction: str, limit: int = 200) -> list[dict[str, Any]]:
+    """The node's derived edges in ``direction`` ("in": who points at it)."""
+    hits = store.neighbours([uid], direction, REFERENCE_EDGES, limit_per_node=limit).get(uid, [])
+    return [{
+        "edge": h.edge.type, ("from" if direction == "in" else "to"): h.node.display(),
+        "label": h.node.props.get("kind") or h.node.label, "evidence": f"{h.edge.file}:{h.edge.line}",
+        "resolution": h.edge.resolution, "repo": h.node.repo,
+    } for h in hits]

@@ -1,0 +1,772 @@
+"""C and C++ extractor: symbols, ``#include`` imports, calls, base classes.
+
+Qualified names (see ``docs/languages/c.md`` and ``cpp.md``):
+
+- C: functions are global by name, so a non-static function is its bare name
+  (``parse_args``); a ``static`` function, ``main`` and anything in an anonymous
+  namespace are private to their file: ``src/cli.c::parse_args``. Struct / union / enum
+  types defined in a header are global (``Point``); defined in a ``.c``/``.cpp`` file they
+  are file-scoped (``src/a.c::Node``). Fields: ``Point::x``.
+- C++: namespaces and classes, ``ns::Cls::m``; an out-of-line definition
+  ``void Cls::m() {}`` attaches to ``Cls`` (within the enclosing namespace, else within
+  the file's single non-std ``using namespace``). Overloads are distinct symbols with
+  the same qualified name: the signature hash covers the parameter *types* (names and
+  default values dropped, ``const`` of the method kept), so a declaration in a header
+  and its out-of-line definition agree.
+
+A bodiless declaration is no symbol (the definition is), except pure virtual methods
+(``= 0``), which are the only thing interface dispatch can land on. Namespaces are no
+symbols (they span files; a symbol per file would collide).
+
+``.h`` files are C by extension; a header whose text shows C++ (class, namespace,
+template, access sections) or whose C parse has errors that a C++ parse does not, is
+parsed as C++ and its File record says ``cpp``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from tree_sitter import Node as TSNode
+
+from codegraph.core.models import FileRecord, SymbolRecord
+from codegraph.indexer import treesitter as ts
+from codegraph.indexer.languages import language_for
+from codegraph.indexer.records import FileExtraction, Reference
+
+CPP_MARKERS = re.compile(
+    rb"^\s*(?:class\s+\w+\s*[:{]|namespace\s+\w*\s*\{|template\s*<|(?:public|private|protected)\s*:)", re.M
+)
+# `class GTEST_API_ Foo : Base {` / `struct MYLIB_EXPORT Bar {`: an export macro between
+# the keyword and the name derails the grammar; it is blanked (same length, so byte
+# offsets and lines are unchanged) before parsing.
+EXPORT_MACRO = re.compile(
+    rb"\b(?:class|struct)\s+([A-Z][A-Z0-9_]+)\s+(?=(?!final\b)[A-Za-z_]\w*\s*(?:final\s*)?[:{])")
+EXTERNAL_NS = frozenset({"std", "boost", "testing", "absl"})
+SMART_POINTERS = frozenset({"unique_ptr", "shared_ptr", "weak_ptr", "optional", "reference_wrapper", "auto_ptr"})
+MAKERS = frozenset({"make_unique", "make_shared"})
+# Keywords the grammar parses as calls (`static_cast<int>(x)`, `sizeof(x)` in C++ macros).
+NOT_CALLS = frozenset({"static_cast", "dynamic_cast", "reinterpret_cast", "const_cast", "sizeof", "alignof",
+                       "decltype", "typeid", "noexcept", "offsetof", "va_arg", "defined", "__attribute__"})
+TEST_MACROS = frozenset({"TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P", "FRIEND_TEST"})
+# STL member names: an unknown receiver calling one of these makes no `missing` stub
+# when the repository defines no such method.
+STL_METHODS = frozenset("""
+push_back emplace_back pop_back push_front pop_front size empty begin end cbegin cend rbegin rend clear
+insert erase find count at front back data c_str str length substr append reserve resize get reset
+release swap first second emplace lower_bound upper_bound equal_range what load store exchange
+compare_exchange_weak compare_exchange_strong lock unlock try_lock join detach wait notify_one
+notify_all value value_or has_value operator() assign capacity shrink_to_fit compare replace
+""".split())
+HEADER_EXT = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp")
+
+
+@dataclass(slots=True)
+class _Scope:
+    end: int
+    kind: str  # file | ns | class | fn
+    lookup: tuple[str, ...]  # naming context: namespace / class path (qn segments)
+    source_qn: str
+    source_sig: str
+    owner: str | None = None  # enclosing class qn (`this`)
+    default_access: str = "public"
+    locals: dict[str, TSNode | None] = field(default_factory=dict)  # var -> type node
+
+
+def _norm(s: str) -> str:
+    return " ".join(s.split())
+
+
+class _Extractor:
+    def __init__(self, repo: str, path: str, source: bytes) -> None:
+        self.repo, self.path = repo, path
+        lang = language_for(path) or "c"
+        self.src = source
+        self.lang = "cpp" if lang == "cpp" else "c"
+        self.is_header = path.lower().endswith(HEADER_EXT)
+        self.symbols: list[SymbolRecord] = []
+        self.refs: list[Reference] = []
+        self.scope_of: dict[int, _Scope] = {}
+        self.access: dict[int, str] = {}  # class member node id -> public/protected/private
+        self.fields: dict[str, dict[str, TSNode]] = {}  # class qn -> field name -> type node
+        self.aliases: dict[str, TSNode] = {}  # typedef / using alias -> type node
+        self.using_ns: list[tuple[str, ...]] = []
+        self.using_decl: dict[str, tuple[str, ...]] = {}
+        self.include_paths: list[str] = []  # candidate files of quoted includes
+        self.classes: set[str] = set()  # class qns defined in this file
+
+    # -- parsing -------------------------------------------------------------------
+    def _parse(self) -> tuple[Any, str]:
+        if self.lang == "cpp":
+            self.src = _blank_export_macros(self.src)
+            return ts.parse("cpp", self.src), "cpp"
+        if self.path.lower().endswith(".h") and CPP_MARKERS.search(self.src):
+            self.src = _blank_export_macros(self.src)
+            return ts.parse("cpp", self.src), "cpp"
+        tree = ts.parse("c", self.src)
+        if self.path.lower().endswith(".h") and tree.root_node.has_error:
+            alt = ts.parse("cpp", self.src)
+            if not alt.root_node.has_error:
+                return alt, "cpp"
+        return tree, "c"
+
+    # -- symbols -------------------------------------------------------------------
+    def _symbol(self, node: TSNode, kind: str, qn: str, name: str, params: str, parent: str | None,
+                visibility: str, head_end: int | None = None) -> SymbolRecord:
+        body = node.child_by_field_name("body")
+        end = head_end if head_end is not None else (body.start_byte if body is not None else node.end_byte)
+        sig = _norm(self.src[node.start_byte:end].decode("utf-8", "replace"))[:300]
+        s = SymbolRecord(
+            repo=self.repo, qualified_name=qn, signature_hash=ts.signature_hash(kind, qn, params), name=name,
+            kind=kind, language=self.lang, language_kind=node.type, file=self.path, line=ts.line(node),
+            end_line=ts.end_line(node), visibility=visibility, content_hash=ts.content_hash(node.text or b""),
+            signature=sig, docstring=self._doc(node), parent=parent,
+        )
+        self.symbols.append(s)
+        return s
+
+    def _doc(self, node: TSNode) -> str:
+        anchor = node.parent if node.parent is not None and node.parent.type == "template_declaration" else node
+        prev = anchor.prev_named_sibling
+        lines: list[str] = []
+        while prev is not None and prev.type == "comment" and prev.end_point[0] >= anchor.start_point[0] - 1 - len(lines):
+            lines.append(ts.text(prev))
+            prev = prev.prev_named_sibling
+        return "\n".join(reversed(lines))[:2000]
+
+    def _param_types(self, params: TSNode | None, fdecl: TSNode | None = None) -> str:
+        """Parameter types only (names and defaults dropped) plus the method's cv /
+        ref qualifiers: what tells overloads apart."""
+        if params is None:
+            return ""
+        out: list[str] = []
+        for p in params.named_children:
+            if p.type == "variadic_parameter" or ts.text(p) == "...":
+                out.append("...")
+                continue
+            if p.type not in ("parameter_declaration", "optional_parameter_declaration",
+                              "variadic_parameter_declaration"):
+                continue
+            quals = [ts.text(c) for c in p.named_children if c.type == "type_qualifier"]
+            t = _norm(ts.text(p.child_by_field_name("type")))
+            out.append(" ".join(quals + [t]) + self._declarator_shape(p.child_by_field_name("declarator")))
+        tail = ""
+        if fdecl is not None:
+            tail = " ".join(ts.text(c) for c in fdecl.named_children
+                            if c.type in ("type_qualifier", "ref_qualifier"))
+        return "(" + ", ".join(out) + ")" + (" " + tail if tail else "")
+
+    @staticmethod
+    def _declarator_shape(d: TSNode | None) -> str:
+        shape = ""
+        while d is not None:
+            if d.type == "pointer_declarator":
+                shape += "*"
+            elif d.type == "reference_declarator":
+                shape += "&&" if ts.text(d).startswith("&&") else "&"
+            elif d.type == "array_declarator":
+                shape += "[]"
+            elif d.type in ("abstract_pointer_declarator",):
+                shape += "*"
+            elif d.type in ("abstract_reference_declarator",):
+                shape += "&"
+            elif d.type == "function_declarator" or d.type == "abstract_function_declarator":
+                shape += "()"
+            nxt = d.child_by_field_name("declarator")
+            if nxt is None and d.type == "reference_declarator" and d.named_children:
+                nxt = d.named_children[0]
+            d = nxt
+        return shape
+
+    # -- driver --------------------------------------------------------------------
+    def run(self) -> FileExtraction:
+        tree, grammar = self._parse()
+        self.lang = grammar
+        root = tree.root_node
+        had_error, status, msgs = ts.coverage(root)
+        fr = FileRecord(
+            repo=self.repo, path=self.path, language=grammar, content_hash=ts.content_hash(self.src),
+            had_error=had_error, coverage_status=status, is_test=_is_test_path(self.path),
+            size_bytes=len(self.src), line_count=root.end_point[0] + 1,
+        )
+        fsym = SymbolRecord(
+            repo=self.repo, qualified_name=self.path, signature_hash=ts.signature_hash("module", self.path, ""),
+            name=posixpath.basename(self.path), kind="module", language=grammar, language_kind="translation_unit",
+            file=self.path, line=1, end_line=root.end_point[0] + 1, visibility="public",
+            content_hash=fr.content_hash,
+        )
+        self.symbols.append(fsym)
+        caps = ts.captures(grammar, "tags", root)
+        events = sorted(((n.start_byte, -n.end_byte, name, n) for name, nodes in caps.items() for n in nodes),
+                        key=lambda e: (e[0], e[1]))
+        file_scope = _Scope(len(self.src) + 1, "file", (), self.path, fsym.signature_hash)
+        self._prescan(events)
+        stack = [file_scope]
+        for start, _, cap, node in events:
+            while stack[-1].end <= start:
+                stack.pop()
+            sc = stack[-1]
+            if cap.startswith("def."):
+                new = self._define(cap, node, sc)
+                if new is not None:
+                    self.scope_of[node.id] = new
+                    stack.append(new)
+        stack = [file_scope]
+        for start, _, cap, node in events:
+            while stack[-1].end <= start:
+                stack.pop()
+            sc = stack[-1]
+            opened = self.scope_of.get(node.id)
+            if opened is not None:
+                stack.append(opened)
+                if opened.kind == "class":
+                    self._bases(node, opened, sc)
+                continue
+            if cap == "call":
+                self._call(node, sc)
+            elif cap == "new":
+                self._new(node, sc)
+            elif cap == "decl":
+                self._declaration(node, sc)
+            elif cap == "param":
+                self._param(node, sc)
+        return FileExtraction(file=fr, symbols=self.symbols, references=self.refs, errors=msgs)
+
+    def _prescan(self, events: list[tuple[int, int, str, TSNode]]) -> None:
+        """Includes, `using` directives and aliases, before any name is resolved."""
+        for _, _, cap, node in events:
+            if cap == "include":
+                self._include(node)
+            elif cap == "using":
+                self._using(node)
+            elif cap == "def.alias":
+                n, t = node.child_by_field_name("name"), node.child_by_field_name("type")
+                if n is not None and t is not None:
+                    self.aliases[ts.text(n)] = t
+            elif cap == "def.typedef":
+                t = node.child_by_field_name("type")
+                for d in node.children_by_field_name("declarator"):
+                    if t is not None and d.type == "type_identifier":
+                        self.aliases[ts.text(d)] = t
+
+    # -- definitions ---------------------------------------------------------------
+    def _file_private(self, name: str) -> str:
+        return f"{self.path}::{name}"
+
+    def _define(self, cap: str, node: TSNode, sc: _Scope) -> _Scope | None:
+        if cap == "def.namespace":
+            n = node.child_by_field_name("name")
+            segs = tuple(ts.text(n).split("::")) if n is not None else (self.path,)  # anonymous: file-private
+            return _Scope(node.end_byte, "ns", sc.lookup + segs, sc.source_qn, sc.source_sig)
+        if cap in ("def.class", "def.struct", "def.union", "def.enum"):
+            return self._type_def(cap, node, sc)
+        if cap == "def.function":
+            return self._function(node, sc)
+        if cap == "def.field":
+            self._field(node, sc)
+        return None
+
+    def _type_def(self, cap: str, node: TSNode, sc: _Scope) -> _Scope | None:
+        kind = {"def.class": "class", "def.struct": "struct", "def.union": "union", "def.enum": "enum"}[cap]
+        n = node.child_by_field_name("name")
+        name = ts.text(n) if n is not None else ""
+        if not name and node.parent is not None and node.parent.type == "type_definition":
+            d = node.parent.child_by_field_name("declarator")
+            name = ts.text(d) if d is not None and d.type == "type_identifier" else ""
+        if not name or (n is not None and n.type not in ("type_identifier", "qualified_identifier")):
+            return None
+        if sc.kind == "fn":
+            return None  # local types: nothing outside the function can name them
+        segs = tuple(name.split("::"))
+        if sc.kind in ("file", "ns") and not sc.lookup and not self.is_header and self.lang == "c":
+            segs = (self.path,) + segs  # a type private to one C translation unit
+        qn_segs = sc.lookup + segs
+        qn = "::".join(qn_segs)
+        vis = self.access.get(node.id, "public") if sc.kind == "class" else (
+            "private" if qn.startswith(self.path + "::") else "public")
+        parent = sc.owner if sc.kind == "class" else ("::".join(sc.lookup) if sc.lookup else self.path)
+        s = self._symbol(node, kind, qn, segs[-1], "", parent, vis)
+        self.classes.add(qn)
+        body = node.child_by_field_name("body")
+        default = "private" if kind == "class" else "public"
+        if body is not None and kind != "enum":
+            current = default
+            for c in body.named_children:
+                if c.type == "access_specifier":
+                    current = ts.text(c).strip().rstrip(":").strip()
+                else:
+                    self.access[c.id] = current
+                    if c.type == "template_declaration":
+                        for cc in c.named_children:
+                            self.access[cc.id] = current
+        return _Scope(node.end_byte, "class", qn_segs, qn, s.signature_hash, owner=qn, default_access=default)
+
+    def _func_declarator(self, decl: TSNode | None) -> TSNode | None:
+        while decl is not None and decl.type != "function_declarator":
+            nxt = decl.child_by_field_name("declarator")
+            if nxt is None and decl.named_children:
+                nxt = next((c for c in decl.named_children if c.type.endswith("declarator") or c.type in (
+                    "function_declarator",)), None)
+            decl = nxt
+        return decl
+
+    def _function(self, node: TSNode, sc: _Scope) -> _Scope | None:
+        fdecl = self._func_declarator(node.child_by_field_name("declarator"))
+        if fdecl is None:
+            return None
+        dn = fdecl.child_by_field_name("declarator")
+        if dn is None:
+            return None
+        params = fdecl.child_by_field_name("parameters")
+        static = any(c.type == "storage_class_specifier" and ts.text(c) == "static" for c in node.children)
+        name, owner_segs = self._declarator_name(dn)
+        if not name:
+            return None
+        if sc.kind == "fn":
+            return None  # a local function-like declaration the grammar mistook
+        if name in TEST_MACROS and params is not None and owner_segs == ():
+            # gtest TEST(Suite, Name) { ... }: a test function named Suite.Name
+            parts = [_norm(ts.text(p)) for p in params.named_children]
+            tname = ".".join(parts) if parts else name
+            qn = self._file_private(tname)
+            s = self._symbol(node, "function", qn, tname, name, self.path, "private")
+            return _Scope(node.end_byte, "fn", sc.lookup, qn, s.signature_hash)
+        ptypes = self._param_types(params, fdecl)
+        if sc.kind == "class":
+            owner = sc.owner
+            qn_segs = sc.lookup + (name,)
+            kind, vis = "method", self.access.get(node.id, sc.default_access)
+            if node.parent is not None and node.parent.type == "template_declaration":
+                vis = self.access.get(node.parent.id, vis)
+        elif owner_segs:
+            owner_qn = self._owner_of_definition(owner_segs, sc)
+            owner = owner_qn
+            qn_segs = tuple(owner_qn.split("::")) + (name,)
+            kind, vis = "method", "public"
+        else:
+            owner = None
+            kind = "function"
+            # static, main (one per program, many per repo) and anonymous namespaces
+            # are private to the file
+            anonymous = bool(sc.lookup) and sc.lookup[0] == self.path
+            private = static or anonymous or (name == "main" and not sc.lookup)
+            qn_segs = ((self.path,) if private and not anonymous else ()) + sc.lookup + (name,)
+            vis = "private" if private else "public"
+        qn = "::".join(qn_segs)
+        parent = owner or ("::".join(sc.lookup) if sc.lookup else self.path)
+        s = self._symbol(node, kind, qn, name, ptypes, parent, vis)
+        lookup = tuple(owner.split("::")) if owner else sc.lookup
+        return _Scope(node.end_byte, "fn", lookup, qn, s.signature_hash, owner=owner)
+
+    def _declarator_name(self, dn: TSNode) -> tuple[str, tuple[str, ...]]:
+        """(name, owner segments) of a function declarator's name node."""
+        t = dn.type
+        if t in ("identifier", "field_identifier"):
+            return ts.text(dn), ()
+        if t in ("destructor_name", "operator_name", "operator_cast"):
+            return _norm(ts.text(dn)), ()
+        if t == "template_function":
+            n = dn.child_by_field_name("name")
+            return (ts.text(n) if n is not None else ""), ()
+        if t == "qualified_identifier":
+            segs: list[str] = []
+            cur: TSNode | None = dn
+            while cur is not None and cur.type == "qualified_identifier":
+                scope = cur.child_by_field_name("scope")
+                if scope is not None:
+                    st = scope.child_by_field_name("name") if scope.type == "template_type" else scope
+                    segs.append(ts.text(st))
+                cur = cur.child_by_field_name("name")
+            if cur is None:
+                return "", ()
+            name, _ = self._declarator_name(cur)
+            return name, tuple(s for s in segs if s)
+        return "", ()
+
+    def _owner_of_definition(self, owner_segs: tuple[str, ...], sc: _Scope) -> str:
+        """The class an out-of-line definition `A::m` belongs to."""
+        for k in range(len(sc.lookup), -1, -1):
+            cand = "::".join(sc.lookup[:k] + owner_segs)
+            if cand in self.classes:
+                return cand
+        if not sc.lookup:
+            ns = [u for u in self.using_ns if u[0] not in EXTERNAL_NS]
+            if ns:
+                return "::".join(ns[0] + owner_segs)
+        return "::".join(sc.lookup + owner_segs)
+
+    def _field(self, node: TSNode, sc: _Scope) -> None:
+        if sc.kind != "class":
+            return
+        vis = self.access.get(node.id, sc.default_access)
+        tnode = node.child_by_field_name("type")
+        for d in node.children_by_field_name("declarator"):
+            fdecl = self._func_declarator(d)
+            if fdecl is not None:
+                default = node.child_by_field_name("default_value")
+                if default is not None and ts.text(default) == "0":  # pure virtual
+                    dn = fdecl.child_by_field_name("declarator")
+                    name = self._declarator_name(dn)[0] if dn is not None else ""
+                    if name:
+                        ptypes = self._param_types(fdecl.child_by_field_name("parameters"), fdecl)
+                        self._symbol(node, "method", f"{sc.owner}::{name}", name, ptypes, sc.owner, vis,
+                                     head_end=node.end_byte)
+                continue
+            inner = d
+            while inner is not None and inner.type not in ("field_identifier", "identifier"):
+                nxt = inner.child_by_field_name("declarator")
+                if nxt is None and inner.named_children:
+                    nxt = inner.named_children[0]
+                inner = nxt
+            if inner is None:
+                continue
+            name = ts.text(inner)
+            self._symbol(node, "field", f"{sc.owner}::{name}", name, "", sc.owner, vis, head_end=node.end_byte)
+            if tnode is not None and sc.owner:
+                self.fields.setdefault(sc.owner, {})[name] = tnode
+
+    # -- imports -------------------------------------------------------------------
+    def _include(self, node: TSNode) -> None:
+        p = node.child_by_field_name("path")
+        if p is None:
+            return
+        raw = ts.text(p)
+        system = p.type == "system_lib_string"
+        inc = raw.strip("<>\"")
+        if not inc or inc.startswith("/"):
+            return
+        here = posixpath.dirname(self.path)
+        cands: list[str] = []
+        if not system:
+            cands.append(posixpath.normpath(posixpath.join(here, inc)))
+        d = here
+        while True:
+            d = posixpath.dirname(d) if d else ""
+            cands.append(posixpath.normpath(posixpath.join(d, inc)) if d else posixpath.normpath(inc))
+            if not d:
+                break
+        for root in ("include", "src", "lib"):
+            cands.append(f"{root}/{posixpath.normpath(inc)}")
+        cands = [c for c in dict.fromkeys(cands) if not c.startswith("..") and c != self.path]
+        if not system:
+            self.include_paths.extend(cands)
+        self.refs.append(Reference(
+            "IMPORTS", self.path, raw if system else inc, self.path, ts.line(node), "", "file",
+            {"candidates": [{"path": c, "how": "import"} for c in cands], "names": [inc]},
+        ))
+
+    def _using(self, node: TSNode) -> None:
+        is_ns = any(c.type == "namespace" for c in node.children)
+        target = next((c for c in node.named_children), None)
+        if target is None:
+            return
+        segs = tuple(s for s in ts.text(target).replace(" ", "").split("::") if s)
+        if not segs:
+            return
+        if is_ns:
+            self.using_ns.append(segs)
+        else:
+            self.using_decl[segs[-1]] = segs
+
+    # -- names ---------------------------------------------------------------------
+    def _chain(self, sc: _Scope) -> list[tuple[str, ...]]:
+        """Naming contexts to look a name up in, innermost first."""
+        return [sc.lookup[:k] for k in range(len(sc.lookup), -1, -1)]
+
+    def _qual_segments(self, node: TSNode | None) -> tuple[str, ...]:
+        if node is None:
+            return ()
+        t = node.type
+        if t in ("identifier", "type_identifier", "namespace_identifier", "field_identifier", "primitive_type"):
+            return (ts.text(node),)
+        if t == "template_type" or t == "template_function":
+            return self._qual_segments(node.child_by_field_name("name"))
+        if t == "qualified_identifier":
+            scope = node.child_by_field_name("scope")
+            head = self._qual_segments(scope) if scope is not None else ()
+            return head + self._qual_segments(node.child_by_field_name("name"))
+        if t == "destructor_name":
+            return ("~" + ts.text(node).lstrip("~").strip(),)
+        return ()
+
+    def _type_segments(self, tnode: TSNode | None, depth: int = 0) -> tuple[str, ...] | None:
+        """The class a type names, through smart pointers and aliases; None for
+        primitives and std containers."""
+        if tnode is None or depth > 5:
+            return None
+        t = tnode.type
+        if t in ("primitive_type", "sized_type_specifier", "placeholder_type_specifier"):
+            return None
+        if t in ("struct_specifier", "class_specifier", "union_specifier"):
+            n = tnode.child_by_field_name("name")
+            return self._qual_segments(n) or None
+        if t == "type_descriptor":
+            return self._type_segments(tnode.child_by_field_name("type"), depth + 1)
+        tmpl = tnode
+        if t == "qualified_identifier":
+            inner = tnode
+            while inner is not None and inner.type == "qualified_identifier":
+                inner = inner.child_by_field_name("name")
+            tmpl = inner if inner is not None else tnode
+        if tmpl.type == "template_type":
+            name = ts.text(tmpl.child_by_field_name("name"))
+            args = tmpl.child_by_field_name("arguments")
+            if name in SMART_POINTERS and args is not None and args.named_children:
+                return self._type_segments(args.named_children[0], depth + 1)
+        segs = self._qual_segments(tnode)
+        if not segs:
+            return None
+        if segs[0] in EXTERNAL_NS:
+            return None
+        if len(segs) == 1 and segs[0] in self.aliases:
+            return self._type_segments(self.aliases[segs[0]], depth + 1)
+        return segs
+
+    def _owner_candidates(self, segs: tuple[str, ...], sc: _Scope, member: str, how: str) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = [{"owner": "::".join(p + segs), "member": member, "how": how}
+                                     for p in self._chain(sc)]
+        out += [{"owner": "::".join(u + segs), "member": member, "how": "import"} for u in self.using_ns
+                if u[0] not in EXTERNAL_NS]
+        if self.lang == "c" or (not self.is_header and len(segs) == 1):
+            out.insert(0, {"owner": "::".join((self.path,) + segs), "member": member, "how": how})
+        return out
+
+    def _qn_candidates(self, segs: tuple[str, ...], sc: _Scope) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        if len(segs) == 1:
+            out.append({"qn": self._file_private(segs[0]), "how": "same_module"})
+            if segs[0] in self.using_decl:
+                out.append({"qn": "::".join(self.using_decl[segs[0]]), "how": "import"})
+        for p in self._chain(sc):
+            out.append({"qn": "::".join(p + segs), "how": "same_module" if p else "exact"})
+        for u in self.using_ns:
+            if u[0] not in EXTERNAL_NS:
+                out.append({"qn": "::".join(u + segs), "how": "import"})
+        if len(segs) == 1:
+            for inc in self.include_paths:  # static inline functions of included headers
+                out.append({"qn": f"{inc}::{segs[0]}", "how": "import"})
+        return out
+
+    # -- references ----------------------------------------------------------------
+    def _ref(self, rtype: str, sc: _Scope, target: str, node: TSNode, cands: list[dict[str, Any]], *,
+             name: str | None = None, name_kinds: list[str] | None = None, optional: bool = False) -> None:
+        ex: dict[str, Any] = {"candidates": cands}
+        if name:
+            ex["name"] = name
+            if name_kinds:
+                ex["name_kinds"] = name_kinds
+        if optional:
+            ex["optional"] = True
+        self.refs.append(Reference(rtype, sc.source_qn, target, self.path, ts.line(node), sc.source_sig, "symbol", ex))
+
+    def _bases(self, node: TSNode, sc: _Scope, outer: _Scope) -> None:
+        for c in node.named_children:
+            if c.type != "base_class_clause":
+                continue
+            for b in c.named_children:
+                if b.type == "access_specifier":
+                    continue
+                segs = self._type_segments(b)
+                if not segs:
+                    continue
+                self._ref("EXTENDS", sc, "::".join(segs), b, self._qn_candidates(segs, outer),
+                          name=segs[-1], name_kinds=["class", "struct"])
+
+    def _param(self, node: TSNode, sc: _Scope) -> None:
+        if sc.kind != "fn":
+            return
+        d = node.child_by_field_name("declarator")
+        name = self._declared_name(d)
+        if name:
+            sc.locals[name] = node.child_by_field_name("type")
+
+    @staticmethod
+    def _declared_name(d: TSNode | None) -> str:
+        while d is not None and d.type not in ("identifier", "field_identifier"):
+            nxt = d.child_by_field_name("declarator")
+            if nxt is None and d.named_children:
+                nxt = next((c for c in d.named_children if c.type in ("identifier",) or c.type.endswith("declarator")),
+                           None)
+            d = nxt
+        return ts.text(d) if d is not None else ""
+
+    def _declaration(self, node: TSNode, sc: _Scope) -> None:
+        tnode = node.child_by_field_name("type")
+        for d in node.children_by_field_name("declarator"):
+            if d.type == "function_declarator":
+                continue  # a prototype
+            name = self._declared_name(d)
+            value = d.child_by_field_name("value") if d.type == "init_declarator" else None
+            ttype = tnode
+            if tnode is not None and tnode.type == "placeholder_type_specifier" and value is not None:
+                ttype = self._expr_type_node(value)
+            if sc.kind == "fn" and name:
+                sc.locals[name] = ttype
+            if self.lang == "cpp" and value is not None and value.type in ("argument_list", "initializer_list"):
+                self._construct(tnode, d, sc)
+
+    def _expr_type_node(self, value: TSNode) -> TSNode | None:
+        if value.type == "new_expression":
+            return value.child_by_field_name("type")
+        if value.type == "call_expression":
+            fn = value.child_by_field_name("function")
+            if fn is not None:
+                segs = self._qual_segments(fn)
+                if segs and segs[-1] in MAKERS:
+                    inner = fn
+                    while inner is not None and inner.type == "qualified_identifier":
+                        inner = inner.child_by_field_name("name")
+                    args = inner.child_by_field_name("arguments") if inner is not None else None
+                    if args is not None and args.named_children:
+                        return args.named_children[0]
+                if segs and segs[-1][:1].isupper() and fn.type in ("identifier", "qualified_identifier"):
+                    return fn  # Foo(1): a temporary of class Foo
+        return None
+
+    def _construct(self, tnode: TSNode | None, at: TSNode, sc: _Scope) -> None:
+        segs = self._type_segments(tnode)
+        if not segs:
+            return
+        written = "::".join(segs)
+        self._ref("CALLS", sc, written, at, self._qn_candidates(segs, sc), name=segs[-1],
+                  name_kinds=["class", "struct"])
+        self._ref("CALLS", sc, f"{written}::{segs[-1]}", at, self._owner_candidates(segs, sc, segs[-1], "exact"),
+                  optional=True)
+
+    def _new(self, node: TSNode, sc: _Scope) -> None:
+        self._construct(node.child_by_field_name("type"), node, sc)
+
+    def _call(self, node: TSNode, sc: _Scope) -> None:
+        fn = node.child_by_field_name("function")
+        if fn is None:
+            return
+        t = fn.type
+        if t in ("identifier", "template_function"):
+            n = fn if t == "identifier" else fn.child_by_field_name("name")
+            if ts.text(n) in NOT_CALLS:
+                return
+        if t == "identifier":
+            self._free_call(node, fn, (ts.text(fn),), sc)
+        elif t in ("qualified_identifier", "template_function"):
+            segs = self._qual_segments(fn)
+            if segs and segs[-1] in MAKERS and segs[0] in ("std", "boost") or segs == ("make_unique",) \
+                    or segs == ("make_shared",):
+                inner = fn
+                while inner is not None and inner.type == "qualified_identifier":
+                    inner = inner.child_by_field_name("name")
+                args = inner.child_by_field_name("arguments") if inner is not None else None
+                if args is not None and args.named_children:
+                    self._construct(args.named_children[0], node, sc)
+                return
+            if not segs:
+                return
+            if len(segs) == 1:
+                self._free_call(node, fn, segs, sc)
+            else:
+                self._qualified_call(node, segs, sc)
+        elif t == "field_expression" and self.lang == "cpp":
+            self._member_call(node, fn, sc)
+
+    def _free_call(self, node: TSNode, fn: TSNode, segs: tuple[str, ...], sc: _Scope) -> None:
+        name = segs[0]
+        if name in sc.locals:
+            return  # a lambda or function pointer held in a local
+        cands: list[dict[str, Any]] = []
+        if sc.owner:
+            cands.append({"owner": sc.owner, "member": name, "how": "self"})
+        cands += self._qn_candidates(segs, sc)
+        if self.lang == "c":
+            self._ref("CALLS", sc, name, node, cands)
+            return
+        self._ref("CALLS", sc, name, node, cands, name=name, name_kinds=["function"])
+        if name[:1].isupper():  # Foo(1) may construct a Foo
+            self._ref("CALLS", sc, f"{name}::{name}", node, self._owner_candidates(segs, sc, name, "exact"),
+                      optional=True)
+
+    def _qualified_call(self, node: TSNode, segs: tuple[str, ...], sc: _Scope) -> None:
+        written = "::".join(segs)
+        if segs[0] in EXTERNAL_NS:
+            self._ref("CALLS", sc, written, node, [])
+            return
+        cands = self._qn_candidates(segs, sc)
+        cands += self._owner_candidates(segs[:-1], sc, segs[-1], "exact")
+        self._ref("CALLS", sc, written, node, cands, name=segs[-1], name_kinds=["function", "method"])
+
+    def _member_call(self, node: TSNode, fn: TSNode, sc: _Scope) -> None:
+        recv = fn.child_by_field_name("argument")
+        f = fn.child_by_field_name("field")
+        if f is None:
+            return
+        meth = self._qual_segments(f)
+        if not meth:
+            return
+        m = meth[-1]
+        rtext = ts.text(recv) if recv is not None else "?"
+        op = "->" if any(c.type == "->" for c in fn.children) else "."
+        written = f"{rtext}{op}{m}" if len(rtext) <= 40 and "\n" not in rtext else f"?{op}{m}"
+        if recv is not None and recv.type == "this" and sc.owner:
+            self._ref("CALLS", sc, written, node, [{"owner": sc.owner, "member": m, "how": "self"}])
+            return
+        segs = self._receiver_type(recv, sc)
+        stl = m in STL_METHODS
+        if segs:
+            self._ref("CALLS", sc, written, node, self._owner_candidates(segs, sc, m, "receiver_type"),
+                      optional=stl)
+            return
+        self._ref("CALLS", sc, written, node, [], name=m, name_kinds=["method"], optional=stl)
+
+    def _receiver_type(self, recv: TSNode | None, sc: _Scope) -> tuple[str, ...] | None:
+        if recv is None:
+            return None
+        while recv.type in ("parenthesized_expression", "pointer_expression") and recv.named_children:
+            recv = recv.named_children[-1]
+        if recv.type == "identifier":
+            name = ts.text(recv)
+            if name in sc.locals:
+                return self._type_segments(sc.locals[name])
+            if sc.owner:
+                ftype = self.fields.get(sc.owner, {}).get(name)
+                if ftype is not None:
+                    return self._type_segments(ftype)
+            return None
+        if recv.type == "field_expression":
+            base = recv.child_by_field_name("argument")
+            fname = ts.text(recv.child_by_field_name("field"))
+            owner: str | None = None
+            if base is not None and base.type == "this":
+                owner = sc.owner
+            else:
+                bsegs = self._receiver_type(base, sc)
+                if bsegs:
+                    owner = next((q for q in ("::".join(p + bsegs) for p in self._chain(sc)) if q in self.fields),
+                                 None)
+            if owner:
+                ftype = self.fields.get(owner, {}).get(fname)
+                if ftype is not None:
+                    return self._type_segments(ftype)
+        return None
+
+
+def _blank_export_macros(src: bytes) -> bytes:
+    if b"class" not in src and b"struct" not in src:
+        return src
+    return EXPORT_MACRO.sub(lambda m: m.group(0).replace(m.group(1), b" " * len(m.group(1))), src)
+
+
+TEST_NAME = re.compile(r"(?:^test_|[_-](?:unit)?tests?$|[a-z0-9]Tests?$)")
+
+
+def _is_test_path(path: str) -> bool:
+    parts = path.split("/")
+    base = parts[-1].rsplit(".", 1)[0]
+    return (any(p.lower() in ("test", "tests", "testing", "unittest", "unittests") for p in parts[:-1])
+            or TEST_NAME.search(base) is not None)
+
+
+def extract(repo: str, path: str, source: bytes) -> FileExtraction:
+    """Extract one C or C++ file (grammar by extension; `.h` sniffed, see module doc):
+    symbols, IMPORTS (`#include`), CALLS (incl. constructor calls), EXTENDS (bases)."""
+    return _Extractor(repo, path, source).run()

@@ -1,0 +1,125 @@
+"""Health: are the backends reachable, is the embedding model there, which versions run,
+how big are the stores. Each check stands alone: one failing never hides the others."""
+
+from __future__ import annotations
+
+import platform
+import time
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from codegraph.dashboard.common import embedder, graph_store, guard, search_index, settings
+
+PACKAGES = ("codegraph-explorer", "streamlit", "streamlit-agraph", "plotly", "neo4j", "elasticsearch", "fastembed",
+            "onnxruntime", "numpy", "tree-sitter-language-pack")
+
+
+def _version(pkg: str) -> str:
+    try:
+        return metadata.version(pkg)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _mb(path: Path) -> str:
+    try:
+        size = path.stat().st_size
+        wal = path.with_name(path.name + "-wal")
+        size += wal.stat().st_size if wal.exists() else 0
+    except OSError:
+        return "missing"
+    return f"{size / 1_000_000:.1f} MB"
+
+
+def _graph() -> None:
+    st.subheader("Graph")
+    with guard("CODEGRAPH_GRAPH"):
+        t = time.perf_counter()
+        store = graph_store()
+        counts = store.counts()
+        ms = (time.perf_counter() - t) * 1000
+        st.success(f"`{store.backend}` graph reachable ({settings().graph}) · counts in {ms:.0f} ms",
+                   icon=":material/check_circle:")
+        nodes, edges = counts.get("nodes", {}), counts.get("edges", {})
+        c = st.columns(3)
+        c[0].metric("Nodes", sum(nodes.values()))
+        c[1].metric("Edges", sum(edges.values()))
+        c[2].metric("Repositories", nodes.get("Repo", 0))
+        if store.backend == "embedded":
+            s = settings()
+            st.caption(f"graph.db {_mb(s.graph_db)} · state.db {_mb(s.state_db)} · under `{s.home}`")
+        repos: list[dict[str, Any]] = [{"repo": r.props.get("name"), "extractor": r.props.get("extractor_version"),
+                                        "path": r.props.get("path")} for r in store.repos()]
+        if repos:
+            st.dataframe(repos, hide_index=True)
+        v = store.verify()
+        bad = {k: n for k, n in v.items() if n}
+        if bad:
+            st.warning("Integrity: " + ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in bad.items())
+                       + " (run `codegraph verify`)", icon=":material/warning:")
+        else:
+            st.caption("Integrity: no orphan files, orphan symbols or dangling edges.")
+
+
+def _search() -> None:
+    st.subheader("Search index")
+    with guard("CODEGRAPH_SEARCH"):
+        t = time.perf_counter()
+        idx = search_index()
+        stats = idx.stats()
+        ms = (time.perf_counter() - t) * 1000
+        st.success(f"`{idx.backend}` search reachable ({settings().search}) · stats in {ms:.0f} ms",
+                   icon=":material/check_circle:")
+        c = st.columns(3)
+        c[0].metric("Chunks", stats.get("chunks", 0))
+        c[1].metric("With vectors", stats.get("with_vectors", 0))
+        c[2].metric("Size", f"{(stats.get('bytes') or 0) / 1_000_000:.1f} MB")
+        missing = (stats.get("chunks") or 0) - (stats.get("with_vectors") or 0)
+        if missing > 0:
+            st.caption(f"{missing} chunk(s) have no vector yet: run `codegraph embed` (search stays BM25 for them).")
+
+
+def _model() -> None:
+    st.subheader("Embedding model")
+    with guard("CODEGRAPH_EMBED_MODEL_PATH"):
+        emb = embedder()
+        folder = getattr(emb, "folder", None)
+        if not emb.available:
+            st.warning(emb.reason or "No embedding model: search is BM25-only.", icon=":material/bolt:")
+            return
+        if emb.loaded:
+            secs = getattr(emb, "load_seconds", None)
+            st.success(f"Loaded from `{folder}`" + (f" in {secs:.1f} s" if secs else ""),
+                       icon=":material/check_circle:")
+        else:
+            st.info(f"Available at `{folder}`, not loaded yet (it loads on the first search).",
+                    icon=":material/info:")
+            if st.button("Load it now", icon=":material/download:"):
+                with st.spinner("Loading the embedding model…"):
+                    emb.load()
+                st.rerun()
+
+
+def _versions() -> None:
+    st.subheader("Versions")
+    rows = [{"component": "python", "version": platform.python_version()}]
+    rows += [{"component": p, "version": _version(p)} for p in PACKAGES]
+    st.dataframe(rows, hide_index=True)
+
+
+def body() -> None:
+    st.title("Health")
+    left, right = st.columns(2)
+    with left:
+        _graph()
+        _model()
+    with right:
+        _search()
+        _versions()
+
+
+with guard():
+    body()

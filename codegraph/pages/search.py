@@ -1,0 +1,98 @@
+"""Search: hybrid (BM25 + vectors) search over code, each hit with its source and its
+place in the graph; one click opens its blast radius on the Impact page."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from codegraph.core.models import CALLS
+from codegraph.dashboard.common import (
+    current_repo,
+    embedder,
+    empty_state,
+    graph_store,
+    page_path,
+    persistent,
+    remember,
+    run_page,
+    search_index,
+)
+from codegraph.dashboard.source import code_language
+
+SNIPPET_LINES = 18
+GOTO_KEY = "impact_goto"  # read by the Impact page
+
+
+def _numbered(text: str, first: int, max_lines: int = SNIPPET_LINES) -> tuple[str, int]:
+    lines = text.splitlines()
+    shown = lines[:max_lines]
+    width = len(str(first + len(shown)))
+    return "\n".join(f"{first + i:>{width}}  {ln}" for i, ln in enumerate(shown)), len(lines) - len(shown)
+
+
+def _open_impact(target: str) -> None:
+    st.session_state[GOTO_KEY] = target
+    st.switch_page(page_path("impact.py"))
+
+
+def body() -> None:
+    st.title("Search")
+    st.caption("Describe what the code does or type a name: BM25 over source and split identifiers plus "
+               "vector similarity, fused by reciprocal rank fusion. Every hit exists in the graph.")
+    store = graph_store()
+    if not store.repos():
+        empty_state()
+        return
+    repo = current_repo()
+    persistent("search_query", "")
+    persistent("search_k", 10)
+    c1, c2 = st.columns([5, 1])
+    query = c1.text_input("Query", key="search_query", placeholder="validate an order before saving · parseConfig")
+    k = int(c2.number_input("Hits", 1, 100, key="search_k"))
+    remember("search_query", "search_k")
+    if not query.strip():
+        st.info("Type words or a description, e.g. `read a config file` or `OrderService.place`.",
+                icon=":material/search:")
+        return
+
+    from codegraph.core.retrieval import hybrid_search
+
+    with st.spinner("Searching…"):
+        res = hybrid_search(search_index(), embedder(), query, k=k, repo=repo, graph=store)
+    if res.mode != "hybrid":
+        st.warning(f"BM25-only search (no vector similarity): {res.reason or 'no embedding model'}. "
+                   "Check CODEGRAPH_EMBED_MODEL_PATH, then run `codegraph embed`.", icon=":material/bolt:")
+    st.caption(f"{len(res.hits)} hit(s) · mode **{res.mode}** · {res.total_ms:.0f} ms"
+               + (f" · {res.dropped} hit(s) without a graph node dropped" if res.dropped else ""))
+    if not res.hits:
+        st.info("No hit. Try other words or a part of a name.", icon=":material/search_off:")
+        return
+
+    uids = [h.chunk.symbol_uid for h in res.hits if h.chunk.symbol_uid]
+    ins = store.neighbours(uids, "in", [CALLS]) if uids else {}
+    outs = store.neighbours(uids, "out", [CALLS]) if uids else {}
+    for i, h in enumerate(res.hits, 1):
+        ch = h.chunk
+        name = ch.qualified_name or ch.file
+        with st.container(border=True):
+            head, act = st.columns([6, 1])
+            head.markdown(f"**{i}. `{name}`** · {ch.kind} · `{ch.file}:{ch.line}` · {ch.repo}")
+            ranks = (f"score {h.score:.4f} · BM25 rank {h.bm25_rank or '–'} · kNN rank {h.knn_rank or '–'}")
+            if ch.symbol_uid:
+                n_in = len({x.node.uid for x in ins.get(ch.symbol_uid, [])})
+                n_out = len({x.node.uid for x in outs.get(ch.symbol_uid, [])})
+                ranks += f" · {n_in} caller(s), {n_out} callee(s)"
+            head.caption(ranks)
+            if ch.qualified_name and act.button("Impact", key=f"search_impact_{i}", icon=":material/hub:",
+                                                help=f"Open the blast radius of {ch.qualified_name}"):
+                _open_impact(ch.qualified_name)
+            text, more = _numbered(ch.text, ch.line)
+            st.code(text, language=code_language(ch.language))
+            if more:
+                st.caption(f"… {more} more line(s) to {ch.file}:{ch.end_line}")
+    with st.expander("Steps and timings"):
+        st.dataframe([{"step": s.name, "ms": round(s.ms, 2), "detail": s.detail} for s in res.steps],
+                     hide_index=True)
+
+
+run_page(body, setting="CODEGRAPH_SEARCH", what="The Search page")

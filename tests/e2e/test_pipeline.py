@@ -1,0 +1,147 @@
+"""The indexing pipeline on the embedded stores: incremental runs, the file-scoped diff,
+relinking across files, bad input. Each test builds its own small tree."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from codegraph.core.embedded_graph import EmbeddedGraphStore
+from codegraph.core.impact import impact
+from codegraph.core.models import CALLS, STUB
+from codegraph.indexer.pipeline import index_repo
+from codegraph.indexer.state import StateStore
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture()
+def env(tmp_path: Path):
+    graph = EmbeddedGraphStore(tmp_path / "home" / "graph.db")
+    state = StateStore(tmp_path / "home" / "state.db")
+    root = tmp_path / "src"
+    root.mkdir()
+
+    def run(**kw):
+        return index_repo(root, "demo", graph, None, state, workers=1, **kw)
+
+    yield root, graph, run
+    state.close()
+    graph.close()
+
+
+def call_edges(graph: EmbeddedGraphStore) -> set[tuple[str, str]]:
+    syms = graph.nodes_by_label("Symbol", "demo", limit=10000)
+    hits = graph.neighbours([s.uid for s in syms], "out", [CALLS])
+    out = set()
+    for uid, lst in hits.items():
+        src = next(s for s in syms if s.uid == uid).props["qualified_name"]
+        for h in lst:
+            out.add((src, h.node.display() if h.node.label != STUB else "stub:" + h.node.props["target_identifier"]))
+    return out
+
+
+BASE = {
+    "shop/orders.py": "def validate(o):\n    return bool(o)\n\n\ndef total(o):\n    return sum(o)\n",
+    "shop/service.py": (
+        "from shop.orders import validate, total\n\n\n"
+        "def place(o):\n    if validate(o):\n        return total(o)\n"
+    ),
+}
+
+
+def test_reindex_unchanged_changes_nothing(env) -> None:
+    root, graph, run = env
+    write(root, BASE)
+    first = run()
+    assert first.changed == 2 and first.symbols > 0
+    before = (graph.counts("demo"), call_edges(graph))
+    second = run()
+    assert (second.changed, second.removed, second.edges_rewritten_files) == (0, 0, 0)
+    assert (graph.counts("demo"), call_edges(graph)) == before
+    assert graph.verify("demo") == {"orphan_files": 0, "orphan_symbols": 0, "dangling_edges": 0}
+
+
+def test_deleting_a_function_keeps_other_edges(env) -> None:
+    root, graph, run = env
+    write(root, BASE)
+    run()
+    assert ("shop.service.place", "shop.orders.validate") in call_edges(graph)
+    assert ("shop.service.place", "shop.orders.total") in call_edges(graph)
+    # total() goes away; validate() changes its body only.
+    write(root, {"shop/orders.py": "def validate(o):\n    return o is not None\n"})
+    s = run()
+    assert s.changed == 1
+    edges = call_edges(graph)
+    assert ("shop.service.place", "shop.orders.validate") in edges  # inbound edge from an unchanged file survives
+    assert not any(t == "shop.orders.total" for _, t in edges)
+    assert any(src == "shop.service.place" and t.startswith("stub:") for src, t in edges)  # now unresolved
+    assert graph.symbols_by_qualified_name(["shop.orders.total"]) == {}
+    assert graph.verify("demo")["orphan_symbols"] == 0
+
+
+def test_stub_resolves_when_definition_appears_and_removed_file_leaves(env) -> None:
+    root, graph, run = env
+    write(root, {"a.py": "def caller():\n    helper_xyz()\n"})
+    run()
+    assert call_edges(graph) == {("a.caller", "stub:helper_xyz")}
+    write(root, {"b.py": "def helper_xyz():\n    pass\n"})
+    s = run()
+    assert s.changed == 1
+    assert call_edges(graph) == {("a.caller", "b.helper_xyz")}  # caller in an unchanged file relinked
+    assert graph.counts("demo")["nodes"].get(STUB, 0) == 0
+    (root / "b.py").unlink()
+    s = run()
+    assert s.removed == 1
+    assert call_edges(graph) == {("a.caller", "stub:helper_xyz")}
+    assert graph.verify("demo") == {"orphan_files": 0, "orphan_symbols": 0, "dangling_edges": 0}
+
+
+def test_bad_input_is_counted_not_fatal(env) -> None:
+    root, graph, run = env
+    write(root, {"ok.py": "def fine():\n    pass\n", "broken.py": "def broken(:\n    pass\n\ndef after():\n    pass\n"})
+    (root / "blob.py").write_bytes(b"\x00\x01\x02binary")
+    (root / "latin.py").write_bytes("def caf\xe9():\n    pass\n".encode("latin-1"))
+    (root / "huge.py").write_text("x = 1\n" * 300_000)
+    os.symlink(root, root / "loop")
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "dep.js").write_text("module.exports = 1\n")
+    (root / "notes.xyz").write_text("unsupported\n")
+    s = run(max_file_bytes=1_000_000)
+    assert s.skipped.get("binary") == 1
+    assert s.skipped.get("too large") == 1
+    assert s.skipped.get("vendored or build folder") == 1
+    assert s.skipped.get("symlinked folder") == 1
+    assert s.unsupported.get(".xyz") == 1
+    files = {n.props["path"]: n.props for n in graph.nodes_by_label("File", "demo")}
+    assert set(files) == {"ok.py", "broken.py", "latin.py"}
+    assert files["broken.py"]["had_error"] and files["broken.py"]["coverage_status"] in ("partial", "error")
+    assert graph.symbols_by_qualified_name(["broken.after"])  # what parsed is kept
+
+
+def test_impact_walks_callers_with_paths(env) -> None:
+    root, graph, run = env
+    write(root, {
+        "core.py": "def low():\n    pass\n\ndef mid():\n    low()\n",
+        "api.py": "from core import mid\n\ndef top():\n    mid()\n",
+        "tests/test_api.py": "from api import top\n\ndef test_top():\n    top()\n",
+    })
+    run()
+    res = impact(graph, "core.low", depth=5)
+    got = {(c.node.qualified_name, c.depth) for c in res.callers if c.via == CALLS}
+    assert got == {("core.mid", 1), ("api.top", 2), ("tests.test_api.test_top", 3)}
+    deepest = next(c for c in res.callers if c.node.qualified_name == "tests.test_api.test_top")
+    assert deepest.path == ["tests.test_api.test_top", "api.top", "core.mid", "core.low"]
+    assert deepest.is_test and deepest.evidence_file == "tests/test_api.py" and deepest.evidence_line == 4
+    assert [e.node.qualified_name for e in res.entry_points if e.kind == "test"] == ["tests.test_api.test_top"]
+    shallow = impact(graph, "core.low", depth=1)
+    assert {c.node.qualified_name for c in shallow.callers if c.via == CALLS} == {"core.mid"}
+    assert res.freshness and res.freshness[0]["repo"] == "demo"
+    assert "not that nothing can break" in res.notice
