@@ -28,6 +28,7 @@ truth. HTTP links (CALLS_HTTP to endpoints) are not audited yet.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 import time
@@ -164,6 +165,12 @@ class AuditReport:
 
 # -- files on disk ------------------------------------------------------------------------
 
+def content_hash(data: bytes) -> str:
+    """A file's hash as the indexer stores it (``codegraph.indexer.pipeline.file_hash``;
+    repeated here so the audit does not load the parsers)."""
+    return hashlib.sha1(data).hexdigest()[:16]
+
+
 @dataclass(slots=True)
 class _File:
     path: str
@@ -180,8 +187,6 @@ class _Corpus:
     are left out of both sides and counted."""
 
     def __init__(self, store: GraphStore, repo: str, families: set[str]) -> None:
-        from codegraph.indexer.pipeline import file_hash
-
         repo_node = store.get_nodes([repo_uid(repo)]).get(repo_uid(repo))
         if repo_node is None:
             raise TargetNotFound(f"no repository named {repo!r} in the graph")
@@ -208,7 +213,7 @@ class _Corpus:
                 except OSError:
                     self._exclude(path, "missing or unreadable on disk")
                     continue
-                if p.get("content_hash") and file_hash(data) != p["content_hash"]:
+                if p.get("content_hash") and content_hash(data) != p["content_hash"]:
                     self._exclude(path, "changed since indexing")
                     continue
                 text = data.decode("utf-8", "replace")

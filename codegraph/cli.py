@@ -177,20 +177,21 @@ def _embed(ctx: _Ctx, repo: str | None, prog: Any) -> dict[str, Any]:
     from codegraph.core.embedder import Embedder
     from codegraph.indexer.embed_phase import run_embedding
 
-    emb = Embedder(ctx.settings)
+    emb = Embedder.from_settings(ctx.settings)
     if not emb.available:
         return {"mode": "bm25-only", "reason": emb.reason}
     task = None
 
-    def tick(done: int, total: int) -> None:
+    def tick(p: dict[str, Any]) -> None:
         nonlocal task
         if prog is None:
             return
         if task is None:
-            task = prog.add_task("embed", total=total)
-        prog.update(task, completed=done, total=total)
+            task = prog.add_task("embed", total=p["total"])
+        prog.update(task, completed=p["done"], total=p["total"])
 
-    return run_embedding(ctx.search, emb, repo=repo, progress=tick)
+    rep = run_embedding(ctx.search, emb, repo=repo, progress=tick)
+    return {k: round(v, 2) if isinstance(v, float) else v for k, v in rep.items()}
 
 
 def _print_summary(s: Any, embed_report: dict[str, Any] | None) -> None:
@@ -333,7 +334,7 @@ def search(
         from codegraph.core.embedder import Embedder
         from codegraph.core.retrieval import hybrid_search
 
-        res = hybrid_search(ctx.search, Embedder(ctx.settings), text, k=k, repo=repo, graph=ctx.graph)
+        res = hybrid_search(ctx.search, Embedder.from_settings(ctx.settings), text, k=k, repo=repo, graph=ctx.graph)
         if as_json:
             emit_json(res)
             return
@@ -468,6 +469,3 @@ for _mod in ("codegraph.cli_agent", "codegraph.cli_triage", "codegraph.cli_pipel
     except ModuleNotFoundError as _e:  # a face not built yet
         if _e.name != _mod:
             raise
-
-if __name__ == "__main__":  # pragma: no cover
-    app()

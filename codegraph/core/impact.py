@@ -94,6 +94,7 @@ class Caller:
     evidence_line: int
     resolution: str
     is_test: bool = False
+    sites: list[str] = field(default_factory=list)  # every "file:line" where it reaches the radius
 
 
 @dataclass(slots=True)
@@ -237,7 +238,13 @@ def impact(
         for anchor, lst in hits.items():
             for h in lst:
                 e, src = h.edge, h.node
-                if src.uid in visited or src.label not in (SYMBOL, FILE):
+                if src.label not in (SYMBOL, FILE):
+                    continue
+                if src.uid in visited:
+                    known = visited[src.uid]
+                    site = f"{e.file}:{e.line}"
+                    if known is not None and site not in known.sites:
+                        known.sites.append(site)
                     continue
                 if e.type == IMPORTS:
                     names = set(e.extra.get("names") or [])
@@ -249,7 +256,7 @@ def impact(
                 prev = visited.get(anchor)
                 anchor_name = nodes[anchor].display() if anchor in nodes else anchor
                 path = [src.display()] + (prev.path if prev else [anchor_name])
-                c = Caller(NodeRef.of(src), d, path, e.type, e.file, e.line, e.resolution)
+                c = Caller(NodeRef.of(src), d, path, e.type, e.file, e.line, e.resolution, sites=[f"{e.file}:{e.line}"])
                 visited[src.uid] = c
                 nodes[src.uid] = src
                 found.append(c)

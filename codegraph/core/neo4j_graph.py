@@ -228,8 +228,12 @@ class Neo4jGraphStore:
                 max_transaction_retry_time=0, liveness_check_timeout=30, notifications_min_severity="OFF")
         except (ValueError, DriverError) as e:  # malformed URI
             raise StoreUnavailable(f"CODEGRAPH_GRAPH={uri} is not a usable Neo4j address: {_one_line(e)}") from e
-        self._call(lambda: self._driver.verify_connectivity())
-        self.ensure_schema()
+        try:
+            self._call(lambda: self._driver.verify_connectivity())
+            self.ensure_schema()
+        except BaseException:
+            self._driver.close()
+            raise
 
     # -- plumbing ---------------------------------------------------------------
     def _unavailable(self, e: BaseException) -> StoreUnavailable:

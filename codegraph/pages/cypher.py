@@ -39,7 +39,7 @@ def body() -> None:
     store = graph_store()
     reason = _unsupported_reason(store)
     if reason:
-        st.warning(f"The Cypher console needs Neo4j. {reason[0].upper()}{reason[1:]}.",
+        st.warning(f"Cypher console unavailable on the `{store.backend}` graph. {reason[0].upper()}{reason[1:]}.",
                    icon=":material/block:")
         st.caption(f"Current graph backend: `{store.backend}`. Everything else (Impact, Search, Coverage) works "
                    "on the embedded graph.")

@@ -60,8 +60,9 @@ def body() -> None:
     with st.spinner("Searching…"):
         res = hybrid_search(search_index(), embedder(), query, k=k, repo=repo, graph=store)
     if res.mode != "hybrid":
-        st.warning(f"BM25-only search (no vector similarity): {res.reason or 'no embedding model'}. "
-                   "Check CODEGRAPH_EMBED_MODEL_PATH, then run `codegraph embed`.", icon=":material/bolt:")
+        why = (res.reason or "no embedding model").removeprefix("search is BM25-only: ")
+        hint = "" if "CODEGRAPH_EMBED_MODEL_PATH" in why else " (check CODEGRAPH_EMBED_MODEL_PATH)"
+        st.warning(f"BM25-only search, without vector similarity: {why}{hint}.", icon=":material/bolt:")
     st.caption(f"{len(res.hits)} hit(s) · mode **{res.mode}** · {res.total_ms:.0f} ms"
                + (f" · {res.dropped} hit(s) without a graph node dropped" if res.dropped else ""))
     if not res.hits:

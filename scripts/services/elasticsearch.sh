@@ -78,10 +78,14 @@ health_status() {
     | sed -n 's/.*"status":"\([a-z]*\)".*/\1/p' || true
 }
 
+# Replace or append the CODEGRAPH_SEARCH line, keeping every other KEY=VALUE line.
 write_env() {
   mkdir -p "$(dirname "$ENV_FILE")"
-  local tmp="$ENV_FILE.tmp.$$"
-  { [ -f "$ENV_FILE" ] && grep -v '^CODEGRAPH_SEARCH=' "$ENV_FILE" || true; echo "CODEGRAPH_SEARCH=$URL"; } > "$tmp"
+  touch "$ENV_FILE"
+  chmod 600 "$ENV_FILE"
+  local tmp; tmp="$(mktemp "$ENV_FILE.XXXXXX")"
+  grep -v '^CODEGRAPH_SEARCH=' "$ENV_FILE" > "$tmp" || true
+  printf 'CODEGRAPH_SEARCH=%s\n' "$URL" >> "$tmp"
   mv "$tmp" "$ENV_FILE"
 }
 

@@ -231,7 +231,7 @@ def test_replace_edges_skips_missing_ends_dedupes_and_keeps_other_files(store: G
     assert store.replace_edges(repo, ["b.py"], [call(g, f, "b.py", 2)]) == 1
     batch = [call(f, g, "a.py", 2), call(f, g, "a.py", 2), call(f, g, "a.py", 3),
              call(f, f"sym|{repo}|nowhere|0", "a.py", 4), Edge(IMPORTS, file_uid(repo, "a.py"), file_uid(repo, "b.py"),
-                                                                "a.py", 1, "import", names=["g"], forwarding=False)]
+                                                                "a.py", 1, "import", {"names": ["g"], "forwarding": False})]
     assert store.replace_edges(repo, ["a.py"], batch) == 3
     assert hit_keys(store, f.uid, "out") == {(CALLS, g.uid, "a.py", 2), (CALLS, g.uid, "a.py", 3)}
     assert hit_keys(store, g.uid, "out", [CALLS]) == {(CALLS, f.uid, "b.py", 2)}
@@ -261,8 +261,10 @@ def test_unicode_identifiers_and_paths(store: GraphStore, repo: str) -> None:
     assert {u: n.props for u, n in got.items()} == {s.uid: s.to_node().props for s in syms}
     assert store.symbols_by_name(["数据处理"], repo)["数据处理"][0].uid == syms[1].uid
     assert [n.uid for n in store.symbols_by_qualified_name(["données_数据.Café"], repo).get("données_数据.Café", [])] == []
-    assert [n.uid for n in store.find_nodes("GRÖ", repo=repo, labels=[SYMBOL])] == []  # only ASCII folds everywhere
-    assert [n.uid for n in store.find_nodes("größe_BERECHNEN", repo=repo, labels=[SYMBOL])] == [syms[0].uid]
+    assert [n.uid for n in store.find_nodes("GRÖßE_berechnen", repo=repo, labels=[SYMBOL])] == [syms[0].uid]
+    # Case folding is not only ASCII: an upper-case Greek name is found whatever the case typed.
+    assert [n.uid for n in store.find_nodes("Ελληνικά", repo=repo, labels=[SYMBOL])] == [syms[2].uid]
+    assert [n.uid for n in store.find_nodes("ελληνικ", repo=repo, labels=[SYMBOL])] == [syms[2].uid]
     assert [n.uid for n in store.find_nodes("🚀", repo=repo)] == [syms[3].uid]
     assert hit_keys(store, syms[1].uid, "out", [CALLS]) == {(CALLS, stub.uid, path, 5)}
     assert store.file_hashes(repo) == {path: stable_hash(path, "ü")}
@@ -333,7 +335,7 @@ def test_find_nodes_ranks_exact_then_suffix_then_prefix_then_substring(store: Gr
     setup_repo(store, repo)
     exact = sym(repo, "m1.py", "util.parse", 1)
     suffix = sym(repo, "m2.py", "pkg.util.parse", 1)
-    prefix_long = sym(repo, "m3.py", "util.parse_everything_here", 1)
+    prefix_long = sym(repo, "m3.py", "util.parse_every_case", 1)
     prefix = sym(repo, "m4.py", "util.parser", 1)
     substring = sym(repo, "m5.py", "my_util.parse_x", 1)
     other = sym(repo, "m6.py", "unrelated.thing", 1)

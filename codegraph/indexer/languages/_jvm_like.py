@@ -359,16 +359,18 @@ class ClassBasedExtractor:
 
     def emit_call(
         self, n: TSNode, sc: Scope, recv_text: str, owners: list[tuple[str, str]] | None, tname: str,
-        member: str, nargs: int | None,
+        member: str, nargs: int | None, after: list[dict[str, Any]] | None = None,
     ) -> None:
         """A member call on a receiver: typed (owner candidates, no name guess) or unknown
-        (name fallback restricted to ``call_name_kinds``)."""
+        (name fallback restricted to ``call_name_kinds``). ``after``: candidates tried
+        after the owner's (Kotlin extension functions)."""
         extra: dict[str, Any] = {} if nargs is None else {"arity": nargs}
+        tail = after or []
         if owners is None:
-            self.b.ref("CALLS", sc, short_target(f"{recv_text}.{member}", member), n, [],
+            self.b.ref("CALLS", sc, short_target(f"{recv_text}.{member}", member), n, tail,
                        name=member, name_kinds=self.call_name_kinds, **extra)
         else:
-            self.b.ref("CALLS", sc, f"{tname}.{member}", n, member_candidates(owners, member), **extra)
+            self.b.ref("CALLS", sc, f"{tname}.{member}", n, member_candidates(owners, member) + tail, **extra)
 
     def emit_ctor(self, n: TSNode, sc: Scope, type_text: str, nargs: int | None) -> None:
         """``new T(...)``: CALLS the class, and optionally its constructor (no stub when

@@ -169,7 +169,7 @@ _SKIP = frozenset((
     "hash_bang_line", "html_comment", "jsx_text", "statement_identifier", "this", "super",
 ))
 _OPAQUE_TYPES = frozenset(("ambient_declaration", "export_statement"))
-_CLASSLIKE = frozenset(("class", "interface", "type", "enum", "function"))
+_CLASSLIKE = frozenset(("class", "interface", "type", "enum", "function", "variable"))
 _MAX_TARGET = 80
 
 
@@ -573,7 +573,10 @@ class _Extractor:
             qn = f"{prefix}.{name}"
             sig = self.add_symbol(name, qn, kind, outer, "", t, prefix, self.visibility(name, exported, module), outer)
             self.registry[node.id] = (qn, sig)
-            scope.names[name] = Binding("sym", qn=qn, sym_kind=kind)
+            prev = scope.names.get(name)
+            # TS keeps types and values apart: `type schema = ...` must not hide `const schema`.
+            if kind == "enum" or prev is None or (prev.kind == "sym" and prev.sym_kind in ("type", "interface")):
+                scope.names[name] = Binding("sym", qn=qn, sym_kind=kind)
             return [name]
         if t in ("lexical_declaration", "variable_declaration"):
             names: list[str] = []
@@ -1169,8 +1172,9 @@ class _Extractor:
     def binding_target(self, b: Binding, written: str, last: str, kinds: list[str]) -> Target | None:
         """Target for a name bound to ``b`` (a call, ``new``, JSX, a base class)."""
         if b.kind == "sym":
-            if b.sym_kind in ("variable", "namespace"):
+            if b.sym_kind == "namespace":
                 return None
+            # An exported const may hold a function or a class made at run time.
             return Target(written, [{"qn": b.qn, "how": "same_module"}], last, kinds)
         if b.kind == "import":
             return Target(written, [{"file": b.cands, "export": b.export, "how": "import"}],

@@ -437,7 +437,14 @@ class _Kotlin(ClassBasedExtractor):
             # ``Outer.Inner(...)`` / ``pkg.Foo(...)``: a constructor of a nested / qualified class
             self._construct(n, sc, f"{tname}.{member}", nargs)
             return
-        self.emit_call(n, sc, ts.text(obj), owners, tname, member, nargs)
+        self.emit_call(n, sc, ts.text(obj), owners, tname, member, nargs, self._extension_candidates(member))
+
+    def _extension_candidates(self, member: str) -> list[dict[str, Any]]:
+        """``x.shout()`` may be an extension function imported by name. (Not tried: one in
+        this package, as a same-named top-level function that is no extension would match.)"""
+        if member in self.names.imports:
+            return [{"qn": self.names.imports[member], "how": "import"}]
+        return []
 
     def _construct(self, n: TSNode, sc: Scope, type_name: str, nargs: int) -> None:
         """``Foo(...)``: a class (and its constructor) or a factory function named like one."""

@@ -95,6 +95,18 @@ _BUILTIN_VALUE_CALLS = frozenset(
     "enumerate zip map filter reversed iter repr format chr ord hex oct bin abs round len object "
     "memoryview slice ascii".split()
 )
+# Methods of str/bytes/list/dict/set: on an unknown receiver these are nearly always the
+# builtin's, so the bare-name fallback would tie e.g. every ``s.strip()`` to the one repo
+# class that happens to define ``strip`` (collections.UserString in the stdlib).
+_BUILTIN_METHODS = frozenset(
+    "strip lstrip rstrip split rsplit splitlines join startswith endswith find rfind rindex replace "
+    "lower upper casefold capitalize title swapcase center ljust rjust zfill expandtabs partition "
+    "rpartition removeprefix removesuffix isalnum isalpha isascii isdecimal isdigit isidentifier "
+    "islower isnumeric isprintable isspace istitle isupper translate maketrans encode decode "
+    "format_map hex fromhex append extend insert items keys values setdefault fromkeys popitem "
+    "difference intersection union symmetric_difference issubset issuperset isdisjoint "
+    "difference_update intersection_update symmetric_difference_update".split()
+)
 # Annotation names meaning a builtin value (typing aliases included).
 _BUILTIN_TYPE_NAMES = frozenset(
     "int float complex bool str bytes bytearray list dict set frozenset tuple object memoryview "
@@ -541,7 +553,9 @@ class _Extractor:
                     "candidates": [{"path": p, "how": "import"} for p in _paths(sub)],
                     "names": [orig], "forwarding": forwarding, "optional": True,
                 })
-            if top and not (package_only and self.is_init):
+            if top and not package_only:
+                # ``from . import x`` names a submodule far more often than a name of the
+                # package; a "from" pointing back at the package only makes export cycles.
                 self.exports[bound] = {"from": paths, "name": orig}
         if star:
             sc.star.append(paths)
@@ -898,6 +912,8 @@ class _Extractor:
         return out
 
     def call_unknown_member(self, scope: _Scope, member: str, line: int) -> None:
+        if member in _BUILTIN_METHODS:
+            return  # almost surely str/list/dict: a unique-name match would be a false edge
         self.add_ref(CALLS, scope, member, line, {"candidates": [], "name": member, "name_kinds": ["method"]})
 
     def call_on_type(self, scope: _Scope, t: Any, attrs: list[str], line: int) -> None:

@@ -1,0 +1,5 @@
+"""``python -m codegraph`` runs the CLI."""
+
+from codegraph.cli import app
+
+app()

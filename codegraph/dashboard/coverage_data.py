@@ -1,0 +1,121 @@
+"""Rows behind the Coverage page, built through the GraphStore protocol only.
+
+- ``file_rows``: one row per File (repo, path, language, status, folder);
+- ``reference_rows``: per (repo, language of the referring code), how many reference
+  edges were resolved and how many point at an UnresolvedSymbol stub. Resolved counts
+  need every outgoing reference edge, read in batches (``neighbours``), so callers
+  cache the answer per graph version.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from pathlib import PurePosixPath
+from typing import Any
+
+from codegraph.core.graph_store import GraphStore
+from codegraph.core.models import (
+    CALLS,
+    EXTENDS,
+    FILE,
+    IMPLEMENTS,
+    IMPORTS,
+    INJECTS,
+    STUB,
+    SYMBOL,
+    USES_TYPE,
+)
+
+PAGE = 5000
+BATCH = 2000
+REFERENCE_EDGES = [CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS]
+
+
+def _all(store: GraphStore, label: str, repo: str | None) -> list[Any]:
+    out: list[Any] = []
+    offset = 0
+    while True:
+        part = store.nodes_by_label(label, repo, limit=PAGE, offset=offset)
+        out.extend(part)
+        if len(part) < PAGE:
+            return out
+        offset += PAGE
+
+
+def folder_of(path: str, depth: int) -> str:
+    parts = PurePosixPath(path).parts[:-1]
+    return "/".join(parts[:depth]) if parts else "(top level)"
+
+
+def status_of(props: dict[str, Any]) -> str:
+    """full | partial | error | unsupported (had_error without a status counts as error)."""
+    st = props.get("coverage_status") or "full"
+    if props.get("had_error") and st == "full":
+        return "error"
+    return str(st)
+
+
+def file_rows(store: GraphStore, repo: str | None) -> list[dict[str, Any]]:
+    rows = []
+    for n in _all(store, FILE, repo):
+        p = n.props
+        path = str(p.get("path", ""))
+        rows.append({"repo": n.repo, "path": path, "language": p.get("language") or "?",
+                     "extension": PurePosixPath(path).suffix.lower() or "(none)", "status": status_of(p),
+                     "is_test": bool(p.get("is_test")), "lines": int(p.get("line_count") or 0)})
+    return rows
+
+
+def reference_rows(store: GraphStore, repo: str | None,
+                   progress: Callable[[float], None] | None = None) -> list[dict[str, Any]]:
+    """[{repo, language, resolved, unresolved, ratio}] by the language of the code that
+    holds the reference; ``ratio`` = unresolved / (resolved + unresolved)."""
+    tick = progress or (lambda _f: None)
+    resolved: Counter[tuple[str, str]] = Counter()
+    unresolved: Counter[tuple[str, str]] = Counter()
+    files = _all(store, FILE, repo)
+    lang_of_file = {(f.repo, f.props.get("path")): f.props.get("language") or "?" for f in files}
+    repo_of = {n.uid: n.repo for n in files} | {n.uid: n.repo for n in _all(store, SYMBOL, repo)}
+    sources = list(repo_of)
+    for i in range(0, len(sources), BATCH):
+        hits = store.neighbours(sources[i:i + BATCH], "out", REFERENCE_EDGES)
+        for src, lst in hits.items():
+            src_repo = repo_of.get(src, "")
+            for h in lst:
+                key = (src_repo, lang_of_file.get((src_repo, h.edge.file), "?"))
+                if h.node.label == STUB:
+                    unresolved[key] += 1
+                else:
+                    resolved[key] += 1
+        tick(min(1.0, (i + BATCH) / max(1, len(sources))))
+    rows = []
+    for key in sorted(set(resolved) | set(unresolved)):
+        r, u = resolved[key], unresolved[key]
+        rows.append({"repo": key[0], "language": key[1], "resolved": r, "unresolved": u,
+                     "ratio": round(u / (r + u), 4) if r + u else 0.0})
+    return rows
+
+
+def repo_summary(files: list[dict[str, Any]], refs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per repo: files, error / partial / unsupported files and the unresolved ratio,
+    worst first (what needs attention)."""
+    by_repo: dict[str, Counter[str]] = {}
+    for f in files:
+        by_repo.setdefault(f["repo"], Counter())[f["status"]] += 1
+    res: Counter[str] = Counter()
+    unres: Counter[str] = Counter()
+    for r in refs:
+        res[r["repo"]] += r["resolved"]
+        unres[r["repo"]] += r["unresolved"]
+    rows = []
+    for repo, c in by_repo.items():
+        total = sum(c.values())
+        refs_total = res[repo] + unres[repo]
+        rows.append({"repo": repo, "files": total, "errors": c["error"], "partial": c["partial"],
+                     "unsupported": c["unsupported"],
+                     "problem files %": round(100 * (c["error"] + c["partial"]) / total, 2) if total else 0.0,
+                     "unresolved refs": unres[repo],
+                     "unresolved %": round(100 * unres[repo] / refs_total, 2) if refs_total else 0.0})
+    rows.sort(key=lambda r: (-r["problem files %"] - r["unresolved %"], r["repo"]))
+    return rows

@@ -1,0 +1,535 @@
+"""MCP server: the core's questions as read-only tools for coding agents (stdio).
+
+Tools: ``search``, ``callers``, ``impact``, ``table``, ``endpoint``, ``stats``,
+``freshness``. Each answer carries structured content (the ``Answer`` shape below,
+plus tool-specific keys) and a compact Markdown rendering of the same data that ends
+with: totals versus shown and the offset for the next page, the graph's freshness, the
+caveat that an empty answer means no supported relationship was found, and the steps
+executed with their milliseconds.
+
+Read-only by construction: tools only call read methods of GraphStore / SearchIndex
+(no raw Cypher tool is offered). Errors (target not found, a store that does not
+answer, bad input) come back as tool errors whose text is one readable line.
+
+Run with ``codegraph mcp`` (stdio). Stores come from the usual settings
+(``CODEGRAPH_GRAPH``, ``CODEGRAPH_SEARCH``, ``CODEGRAPH_HOME``); they open on first use,
+so a server started while a store is down answers with an error and recovers once the
+store is back.
+"""
+
+# No `from __future__ import annotations`: the SDK reads the tools' annotations at runtime.
+
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field
+
+from codegraph import __version__
+from codegraph.core.errors import BadInput, CodegraphError, StoreUnavailable
+from codegraph.core.impact import EMPTY_NOTICE, ImpactResult, freshness, impact
+from codegraph.core.models import CALLS, EDGE_TYPES, ENDPOINT, TABLE
+from codegraph.core.settings import Settings, load_settings
+
+SEARCH_NOTICE = ("Search ranks code by words and meaning; it is not a dependency list. An empty or short "
+                 "answer means nothing matched well, not that the code does not exist: try other words or a "
+                 "direct text search (grep).")
+LIST_NOTICE = "Only what the indexer extracted is listed: frameworks it does not support leave no node."
+TEXT_LIMIT = 1200  # characters of source per search hit
+INSTRUCTIONS = """CodeGraph answers "what breaks if I change this?" from a code graph built by parsers.
+Use `impact` before changing a symbol (callers up to N hops, entry points, tables), `callers` for the
+direct call sites only, `search` to find code when you do not know its name, `table` / `endpoint` for
+data and HTTP dependencies, `freshness` to check the graph matches the checkout, `stats` for coverage.
+Read resolution labels as confidence: exact/import/self/receiver_type/same_module are strong,
+unique_name weaker, overload weakest; stubs are call sites that could not be linked. An empty answer
+means no supported relationship was found, not that nothing can break: when `unresolved` is non-empty,
+or for dynamic code, also grep for the name. Page with offset/limit; totals say what was cut off."""
+
+
+class StepOut(BaseModel):
+    name: str
+    ms: float
+    detail: str = ""
+
+
+class Answer(BaseModel):
+    """Every tool's structured content; tools add their own keys (``items`` hold the page)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    tool: str = Field(description="Which tool answered.")
+    items: list[dict[str, Any]] = Field(default_factory=list, description="The page of results.")
+    total: int | None = Field(None, description="Results in total (None when open-ended, e.g. search).")
+    shown: int = Field(0, description="Results on this page.")
+    offset: int = Field(0, description="Offset of this page.")
+    limit: int = Field(0, description="Page size asked for.")
+    next_offset: int | None = Field(None, description="Pass as offset to get the next page; None when complete.")
+    truncated: bool = Field(False, description="True when results exist beyond this page.")
+    freshness: list[dict[str, Any]] = Field(default_factory=list, description="Per repo: commit and import time.")
+    notice: str = Field("", description="How to read an empty or short answer.")
+    steps: list[StepOut] = Field(default_factory=list, description="Steps executed, with milliseconds.")
+
+
+Result = Annotated[CallToolResult, Answer]
+Limit = Annotated[int, Field(ge=1, le=500, description="Results per page.")]
+Offset = Annotated[int, Field(ge=0, description="Skip this many results (paging); see next_offset.")]
+Repo = Annotated[str | None, Field(description="Limit to one indexed repository (by name); default all.")]
+Target = Annotated[str, Field(description=(
+    "A qualified name (pkg.mod.Class.method), a suffix (Class.method), a bare name (save), or a prefixed "
+    "target: file:path/in/repo.py, table:orders, endpoint:\"GET /api/orders/:id\", topic:payments."))]
+_READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                             open_world_hint=False)
+
+
+class _Steps:
+    """Per-call step timer: ``mark(name)`` closes the step that began at the last mark."""
+
+    def __init__(self) -> None:
+        self.items: list[dict[str, Any]] = []
+        self._t = time.perf_counter()
+
+    def mark(self, name: str, detail: str = "") -> None:
+        now = time.perf_counter()
+        self.items.append({"name": name, "ms": round((now - self._t) * 1000, 2), "detail": detail})
+        self._t = now
+
+    def extend(self, steps: list[Any]) -> None:
+        """Append steps measured elsewhere (ImpactResult / SearchResult steps)."""
+        for s in steps:
+            self.items.append({"name": s.name, "ms": round(float(s.ms), 2), "detail": getattr(s, "detail", "")})
+        self._t = time.perf_counter()
+
+
+class _Stores:
+    """Stores opened on first use and shared by every call (tools run in worker
+    threads; the backends are thread-safe). A failed open is not cached."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._lock = threading.Lock()
+        self._graph: Any = None
+        self._search: Any = None
+        self._embedder: Any = None
+
+    @property
+    def graph(self) -> Any:
+        with self._lock:
+            if self._graph is None:
+                from codegraph.core.stores import open_graph_store
+
+                self._graph = open_graph_store(self.settings)
+            return self._graph
+
+    @property
+    def search(self) -> Any:
+        with self._lock:
+            if self._search is None:
+                from codegraph.core.stores import open_search_index
+
+                self._search = open_search_index(self.settings)
+            return self._search
+
+    @property
+    def embedder(self) -> Any:
+        with self._lock:
+            if self._embedder is None:
+                from codegraph.core.embedder import Embedder
+
+                self._embedder = Embedder.from_settings(self.settings)
+            return self._embedder
+
+    def close(self) -> None:
+        for s in (self._graph, self._search):
+            if s is not None:
+                s.close()
+
+
+# -- rendering ------------------------------------------------------------------------------
+
+def _page(total: int | None, shown: int, offset: int, limit: int, has_more: bool | None = None) -> dict[str, Any]:
+    more = has_more if has_more is not None else (total is not None and offset + shown < total)
+    return {"total": total, "shown": shown, "offset": offset, "limit": limit,
+            "next_offset": offset + shown if more and shown else None, "truncated": bool(more)}
+
+
+def _footer(what: str, data: dict[str, Any]) -> list[str]:
+    """The closing lines every answer has: totals, freshness, caveat, steps."""
+    lines = ["", "---"]
+    total, shown, offset = data.get("total"), data.get("shown", 0), data.get("offset", 0)
+    if data.get("complete"):
+        lines.append("**Totals:** complete answer (no paging).")
+    else:
+        span = f"{offset + 1}-{offset + shown}" if shown else "none"
+        of = f"of {total}" if total is not None else "(open-ended ranked list)"
+        nxt = (f"; more exist: call again with offset={data['next_offset']}" if data.get("next_offset") is not None
+               else "; nothing more")
+        lines.append(f"**Totals:** {what} {span} {of}{nxt}.")
+    for f in data.get("freshness") or []:
+        age = f"{f['age_hours']} h old" if f.get("age_hours") is not None else "age unknown"
+        lines.append(f"**Freshness:** graph of `{f.get('repo')}` at commit `{(f.get('commit') or 'n/a')[:12]}`, "
+                     f"imported {f.get('last_imported_at')} ({age}).")
+    if not data.get("freshness"):
+        lines.append("**Freshness:** no indexed repository in scope.")
+    lines.append(f"**Note:** {data.get('notice', '')}")
+    steps = data.get("steps") or []
+    total_ms = sum(s["ms"] for s in steps)
+    lines.append("**Steps:** " + " · ".join(f"{s['name']} {s['ms']:.1f} ms" for s in steps)
+                 + f" (total {total_ms:.1f} ms)")
+    return lines
+
+
+def _result(data: dict[str, Any], markdown: list[str], what: str) -> CallToolResult:
+    text = "\n".join(markdown + _footer(what, data))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def _error(e: Exception) -> CallToolResult:
+    msg = " ".join(str(e).split()) or type(e).__name__
+    if isinstance(e, StoreUnavailable):
+        msg = f"store unavailable: {msg}"
+    return CallToolResult(content=[TextContent(type="text", text=f"error: {msg}")], is_error=True)
+
+
+def _impact_items(res: ImpactResult) -> list[dict[str, Any]]:
+    return [{"depth": c.depth, "qualified_name": c.node.qualified_name, "kind": c.node.kind, "repo": c.node.repo,
+             "file": c.node.file, "line": c.node.line, "via": c.via,
+             "evidence": f"{c.evidence_file}:{c.evidence_line}", "resolution": c.resolution,
+             "is_test": c.is_test, "path": c.path} for c in res.callers]
+
+
+def _impact_data(tool: str, res: ImpactResult, steps: _Steps, offset: int, limit: int,
+                 query: dict[str, Any]) -> dict[str, Any]:
+    d = res.to_dict()
+    return {
+        "tool": tool, "query": query,
+        "targets": d["targets"], "items": _impact_items(res),
+        **_page(res.total_callers, res.shown_callers, offset, limit),
+        "entry_points": [{"kind": e["kind"], "qualified_name": e["node"]["qualified_name"], "file": e["node"]["file"],
+                          "line": e["node"]["line"], "depth": e["depth"], "reason": e["reason"]}
+                         for e in d["entry_points"]],
+        "tables": d["tables"], "unresolved": d["unresolved"], "depth": res.depth, "edge_types": res.edge_types,
+        "freshness": res.freshness, "notice": res.notice, "steps": steps.items,
+    }
+
+
+def _impact_markdown(title: str, data: dict[str, Any]) -> list[str]:
+    lines = [f"## {title}"]
+    for t in data["targets"][:10]:
+        lines.append(f"- target `{t['qualified_name']}` ({t['kind']}, {t['file']}:{t['line']}, repo {t['repo']})")
+    if len(data["targets"]) > 10:
+        lines.append(f"- ... {len(data['targets']) - 10} more targets (name more precisely)")
+    lines.append("")
+    if data["items"]:
+        lines.append("| depth | caller | evidence | via | resolution |")
+        lines.append("|---|---|---|---|---|")
+        for c in data["items"]:
+            test = " (test)" if c["is_test"] else ""
+            lines.append(f"| {c['depth']} | `{c['qualified_name']}`{test} | {c['evidence']} | {c['via']} | "
+                         f"{c['resolution']} |")
+    else:
+        lines.append("No callers found on this page (no supported relationship was found).")
+    if data["entry_points"]:
+        lines.append("")
+        lines.append("**Entry points:** " + "; ".join(
+            f"{e['kind']} `{e['qualified_name']}` {e['file']}:{e['line']}" for e in data["entry_points"][:20])
+            + (f" (+{len(data['entry_points']) - 20} more)" if len(data["entry_points"]) > 20 else ""))
+    if data["tables"]:
+        lines.append("**Tables:** " + ", ".join(f"`{t['table']}`" for t in data["tables"]))
+    if data["unresolved"]:
+        lines.append("")
+        lines.append("**Unresolved call sites that may also reach the target** (grep for the name too): " + "; ".join(
+            f"`{u['target_identifier']}` ({u['reason']}, {u['references']} site(s))" for u in data["unresolved"]))
+    return lines
+
+
+def _ensure_repo(graph: Any, repo: str | None) -> None:
+    if repo and repo not in {r.props.get("name") for r in graph.repos()}:
+        names = ", ".join(sorted(r.props.get("name", "") for r in graph.repos())) or "none indexed yet"
+        raise BadInput(f"no repository named {repo!r} in the graph (known: {names})")
+
+
+def _git_head(path: str | None) -> str | None:
+    """HEAD of a checkout, read-only (``git rev-parse``), or None."""
+    if not path or not Path(path).is_dir():
+        return None
+    try:
+        out = subprocess.run(["git", "-C", path, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+# -- the tools ------------------------------------------------------------------------------
+
+def build_server(settings: Settings | None = None) -> MCPServer:
+    """The MCP server with its seven read-only tools (not started)."""
+    stores = _Stores(settings or load_settings())
+    mcp = MCPServer(name="codegraph", title="CodeGraph Explorer", version=__version__, instructions=INSTRUCTIONS)
+
+    def guarded(fn: Callable[[], CallToolResult]) -> CallToolResult:
+        try:
+            return fn()
+        except CodegraphError as e:
+            return _error(e)
+        except (OSError, ValueError) as e:
+            return _error(e)
+
+    @mcp.tool(annotations=_READ_ONLY, description=(
+        "Find code by words or meaning when you do not know its name (hybrid BM25 + embeddings; BM25 only "
+        "when no model is configured, as `mode` says). Returns functions, classes and file sections with "
+        "file:line and a source excerpt. Not a dependency list: to learn what depends on a hit, call "
+        "`impact` or `callers` with its qualified_name. Page with offset/limit (open-ended ranking)."))
+    def search(query: Annotated[str, Field(description="Words or a description, e.g. 'validate an order before saving'.")],
+               repo: Repo = None, limit: Annotated[int, Field(ge=1, le=100, description="Hits per page.")] = 10,
+               offset: Annotated[int, Field(ge=0, le=400, description="Skip this many hits (paging).")] = 0) -> Result:
+        def run() -> CallToolResult:
+            from codegraph.core.retrieval import hybrid_search
+
+            steps = _Steps()
+            graph, index, emb = stores.graph, stores.search, stores.embedder
+            _ensure_repo(graph, repo)
+            steps.mark("open stores")
+            res = hybrid_search(index, emb, query, k=offset + limit, repo=repo, graph=graph)
+            steps.extend(res.steps)
+            page = res.hits[offset:offset + limit]
+            items = [{"rank": offset + i + 1, "qualified_name": h.chunk.qualified_name or h.chunk.file,
+                      "kind": h.chunk.kind, "repo": h.chunk.repo, "file": h.chunk.file, "line": h.chunk.line,
+                      "end_line": h.chunk.end_line, "score": round(h.score, 5), "bm25_rank": h.bm25_rank,
+                      "knn_rank": h.knn_rank, "text": h.chunk.text[:TEXT_LIMIT],
+                      "text_truncated": len(h.chunk.text) > TEXT_LIMIT} for i, h in enumerate(page)]
+            fresh = freshness(graph, {repo} if repo else {h.chunk.repo for h in page} or None)
+            steps.mark("freshness")
+            data = {"tool": "search", "query": {"query": query, "repo": repo}, "mode": res.mode,
+                    "mode_reason": res.reason, "dropped_without_graph_node": res.dropped, "items": items,
+                    **_page(None, len(items), offset, limit, has_more=len(res.hits) >= offset + limit),
+                    "freshness": fresh, "notice": SEARCH_NOTICE, "steps": steps.items}
+            md = [f"## Search: {query}", f"_mode: {res.mode}{' (' + res.reason + ')' if res.reason else ''}_", ""]
+            for it in items:
+                first = "\n".join(it["text"].splitlines()[:6])
+                md.append(f"{it['rank']}. `{it['qualified_name']}` ({it['kind']}) — {it['file']}:{it['line']}"
+                          f" [score {it['score']}]")
+                md.append("```\n" + first + "\n```")
+            if not items:
+                md.append("No hits on this page.")
+            return _result(data, md, "hits")
+
+        return guarded(run)
+
+    @mcp.tool(annotations=_READ_ONLY, description=(
+        "Direct callers of a symbol (one hop, CALLS edges only), each with its call site file:line and how the "
+        "call was resolved (exact/import/self/receiver_type/same_module = strong, unique_name = weaker, "
+        "overload = one of several). Use for a quick 'who calls this'; use `impact` before changing it. "
+        "If `unresolved` is non-empty, some call sites could not be linked: also grep for the name."))
+    def callers(target: Target, repo: Repo = None, limit: Limit = 50, offset: Offset = 0) -> Result:
+        def run() -> CallToolResult:
+            steps = _Steps()
+            graph = stores.graph
+            steps.mark("open graph")
+            res = impact(graph, target, repo=repo, depth=1, edge_types=[CALLS], limit=limit, offset=offset)
+            steps.extend(res.steps)
+            data = _impact_data("callers", res, steps, offset, limit, {"target": target, "repo": repo})
+            md = _impact_markdown(f"Callers of `{target}`", data)
+            steps.mark("render")
+            data["steps"] = steps.items
+            return _result(data, md, "callers")
+
+        return guarded(run)
+
+    @mcp.tool(name="impact", annotations=_READ_ONLY, description=(
+        "Blast radius: use before changing a symbol, file (file:path), table (table:name) or endpoint "
+        "(endpoint:\"GET /path\"). Walks incoming CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS and "
+        "CALLS_HTTP edges up to `depth` hops and lists every caller with depth, the path to the target and the "
+        "evidence file:line, plus entry points (tests, endpoints, pages, topic consumers) and tables touched. "
+        "An empty answer means no supported relationship was found, not that nothing can break. If "
+        "`unresolved` is non-empty, also grep for the name: those call sites could not be linked. Totals count "
+        "the whole radius; page with offset/limit."))
+    def impact_tool(target: Target, repo: Repo = None,
+                    depth: Annotated[int, Field(ge=1, le=20, description="Hops to walk from the target.")] = 5,
+                    edge_types: Annotated[list[str] | None, Field(description=(
+                        "Only these edge types (default: CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, "
+                        "CALLS_HTTP)."))] = None,
+                    include_tests: Annotated[bool, Field(description="Include test callers.")] = True,
+                    limit: Limit = 50, offset: Offset = 0) -> Result:
+        def run() -> CallToolResult:
+            types = [e.upper() for e in edge_types] if edge_types else None
+            bad = [e for e in types or [] if e not in EDGE_TYPES]
+            if bad:
+                raise BadInput(f"unknown edge type(s) {', '.join(bad)}; known: {', '.join(EDGE_TYPES)}")
+            steps = _Steps()
+            graph = stores.graph
+            steps.mark("open graph")
+            res = impact(graph, target, repo=repo, depth=depth, edge_types=types, include_tests=include_tests,
+                         limit=limit, offset=offset)
+            steps.extend(res.steps)
+            data = _impact_data("impact", res, steps, offset, limit,
+                                {"target": target, "repo": repo, "depth": depth, "edge_types": types,
+                                 "include_tests": include_tests})
+            md = _impact_markdown(f"Impact of `{target}` (depth {depth})", data)
+            steps.mark("render")
+            data["steps"] = steps.items
+            return _result(data, md, "callers")
+
+        return guarded(run)
+
+    def _listing(tool: str, label: str, repo: str | None, limit: int, offset: int,
+                 row: Callable[[Any], dict[str, Any]], title: str) -> CallToolResult:
+        steps = _Steps()
+        graph = stores.graph
+        _ensure_repo(graph, repo)
+        steps.mark("open graph")
+        total = int(graph.counts(repo)["nodes"].get(label, 0))
+        nodes = graph.nodes_by_label(label, repo, limit=limit, offset=offset)
+        steps.mark(f"list {label} nodes", f"{len(nodes)} of {total}")
+        items = [row(n) for n in nodes]
+        fresh = freshness(graph, {repo} if repo else None)
+        steps.mark("freshness")
+        data = {"tool": tool, "query": {"repo": repo}, "items": items, **_page(total, len(items), offset, limit),
+                "freshness": fresh, "notice": LIST_NOTICE, "steps": steps.items}
+        md = [f"## {title}"] + [f"- {it['label']} (repo {it['repo']})" for it in items]
+        if not items:
+            md.append("None found (no supported relationship was found).")
+        return _result(data, md, title.lower())
+
+    @mcp.tool(annotations=_READ_ONLY, description=(
+        "Which code reads or writes a database table (READS/WRITES edges from SQL and ORM usage, TOUCHES for "
+        "file-level evidence), and with depth > 1 who calls that code. Without `name`, lists the known tables "
+        "(paged). Table access built from dynamic SQL strings is not visible: an empty answer means no "
+        "supported relationship was found; grep for the table name too."))
+    def table(name: Annotated[str | None, Field(description="Table name, e.g. orders; omit to list tables.")] = None,
+              repo: Repo = None, depth: Annotated[int, Field(ge=1, le=20, description="Hops from the table.")] = 1,
+              limit: Limit = 50, offset: Offset = 0) -> Result:
+        def run() -> CallToolResult:
+            if not name:
+                return _listing("table", TABLE, repo, limit, offset,
+                                lambda n: {"label": f"`{n.display()}`", "name": n.props.get("name"), "repo": n.repo},
+                                "Tables")
+            steps = _Steps()
+            graph = stores.graph
+            steps.mark("open graph")
+            res = impact(graph, f"table:{name}", repo=repo, depth=depth, limit=limit, offset=offset)
+            steps.extend(res.steps)
+            data = _impact_data("table", res, steps, offset, limit, {"name": name, "repo": repo, "depth": depth})
+            md = _impact_markdown(f"Code touching table `{name}` (depth {depth})", data)
+            steps.mark("render")
+            data["steps"] = steps.items
+            return _result(data, md, "callers")
+
+        return guarded(run)
+
+    @mcp.tool(annotations=_READ_ONLY, description=(
+        "What handles and what calls an HTTP endpoint: its handler (EXPOSES), client code whose URL literal "
+        "matches it (CALLS_HTTP) and, with depth > 1, their callers. Path templates use :param (also accepts "
+        "{param}, <param>, [param]). Without `path`, lists the known endpoints (paged). URLs built at run "
+        "time are invisible: an empty answer means no supported relationship was found."))
+    def endpoint(path: Annotated[str | None, Field(description="Path template, e.g. /api/orders/:id; omit to list.")] = None,
+                 method: Annotated[str | None, Field(description="HTTP method, e.g. GET; default any.")] = None,
+                 repo: Repo = None, depth: Annotated[int, Field(ge=1, le=20, description="Hops from the endpoint.")] = 2,
+                 limit: Limit = 50, offset: Offset = 0) -> Result:
+        def run() -> CallToolResult:
+            if not path:
+                return _listing("endpoint", ENDPOINT, repo, limit, offset,
+                                lambda n: {"label": f"`{n.display()}` ({n.props.get('framework', '')})",
+                                           "method": n.props.get("method"), "path_template": n.props.get("path_template"),
+                                           "framework": n.props.get("framework"), "repo": n.repo},
+                                "Endpoints")
+            steps = _Steps()
+            graph = stores.graph
+            steps.mark("open graph")
+            spec = f"{method.upper()} {path}" if method else path
+            res = impact(graph, f"endpoint:{spec}", repo=repo, depth=depth, limit=limit, offset=offset)
+            steps.extend(res.steps)
+            data = _impact_data("endpoint", res, steps, offset, limit,
+                                {"path": path, "method": method, "repo": repo, "depth": depth})
+            md = _impact_markdown(f"Endpoint `{spec}` (depth {depth})", data)
+            steps.mark("render")
+            data["steps"] = steps.items
+            return _result(data, md, "callers")
+
+        return guarded(run)
+
+    @mcp.tool(annotations=_READ_ONLY, description=(
+        "Index coverage and size: files per language, parse errors and partial files, symbols, edges by "
+        "type, unresolved stubs, search chunks (with vectors). Use to judge how much to trust an answer for a "
+        "repo (many stubs or partial files mean more invisible call sites)."))
+    def stats(repo: Repo = None) -> Result:
+        def run() -> CallToolResult:
+            steps = _Steps()
+            graph = stores.graph
+            _ensure_repo(graph, repo)
+            steps.mark("open graph")
+            counts = graph.counts(repo)
+            steps.mark("graph counts")
+            try:
+                search_stats: dict[str, Any] = stores.search.stats(repo)
+            except CodegraphError as e:  # the graph still answers: say what is missing
+                search_stats = {"error": " ".join(str(e).split())}
+            steps.mark("search stats")
+            fresh = freshness(graph, {repo} if repo else None)
+            steps.mark("freshness")
+            nodes, edges = counts.get("nodes", {}), counts.get("edges", {})
+            calls = edges.get(CALLS, 0)
+            data = {"tool": "stats", "query": {"repo": repo}, "graph_backend": graph.backend,
+                    "graph": counts, "search": search_stats, "items": [], "complete": True,
+                    **_page(None, 0, 0, 0), "freshness": fresh, "notice": EMPTY_NOTICE, "steps": steps.items}
+            md = [f"## Index stats{' of ' + repo if repo else ''} ({graph.backend} graph)",
+                  "- files by language: " + (", ".join(f"{k} {v}" for k, v in sorted(
+                      counts.get("languages", {}).items(), key=lambda kv: -kv[1])) or "none"),
+                  f"- parse errors: {counts.get('parse_errors', 0)}, partial files: {counts.get('partial_files', 0)}",
+                  f"- symbols: {nodes.get('Symbol', 0)}, unresolved stubs: {nodes.get('UnresolvedSymbol', 0)}, "
+                  f"CALLS edges: {calls}",
+                  "- edges: " + (", ".join(f"{k} {v}" for k, v in sorted(edges.items())) or "none"),
+                  f"- search chunks: {search_stats.get('chunks', 'n/a')} "
+                  f"(with vectors: {search_stats.get('with_vectors', 'n/a')})"
+                  + (f" — {search_stats['error']}" if "error" in search_stats else "")]
+            return _result(data, md, "stats")
+
+        return guarded(run)
+
+    @mcp.tool(name="freshness", annotations=_READ_ONLY, description=(
+        "When each repository's graph was built: the commit indexed, import and check times, age in hours, and "
+        "whether the checkout on disk has moved on (HEAD differs). Call first when answers matter: a stale "
+        "graph misses new callers; re-run `codegraph index PATH --repo NAME` (outside this server) to refresh."))
+    def freshness_tool(repo: Repo = None) -> Result:
+        def run() -> CallToolResult:
+            steps = _Steps()
+            graph = stores.graph
+            _ensure_repo(graph, repo)
+            steps.mark("open graph")
+            rows = freshness(graph, {repo} if repo else None)
+            steps.mark("read repo nodes", f"{len(rows)} repo(s)")
+            for r in rows:
+                head = _git_head(r.get("path"))
+                r["checkout_head"] = head
+                r["path_exists"] = bool(r.get("path")) and Path(r["path"]).is_dir()
+                r["stale"] = bool(head and r.get("commit") and head != r["commit"])
+            steps.mark("check checkouts", "git rev-parse HEAD")
+            data = {"tool": "freshness", "query": {"repo": repo}, "items": rows, "complete": True,
+                    **_page(len(rows), len(rows), 0, len(rows)), "freshness": rows, "notice": EMPTY_NOTICE,
+                    "steps": steps.items}
+            md = ["## Freshness"]
+            for r in rows:
+                state = ("STALE: the checkout is at " + (r["checkout_head"] or "")[:12] if r["stale"]
+                         else "matches the checkout" if r["checkout_head"] else "not a git checkout (cannot compare)")
+                md.append(f"- `{r['repo']}`: commit `{(r.get('commit') or 'n/a')[:12]}`, imported "
+                          f"{r.get('last_imported_at')}, checked {r.get('last_checked_at')}, "
+                          f"{r.get('age_hours')} h old — {state}")
+            if not rows:
+                md.append("No repository indexed yet: run `codegraph index PATH`.")
+            return _result(data, md, "repos")
+
+        return guarded(run)
+
+    return mcp
+
+
+def serve(settings: Settings | None = None) -> None:
+    """Run the server on stdio until the client closes it."""
+    build_server(settings).run("stdio")
+
+
+__all__ = ["Answer", "build_server", "serve"]

@@ -1,0 +1,135 @@
+"""Coverage: how much of the code the graph really sees. Parse errors and partial files
+by language and folder, unsupported files, and the share of references left unresolved
+(stubs) by language; repos worst first."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pandas as pd
+import plotly.express as px
+import streamlit as st
+
+from codegraph.dashboard.common import (
+    current_key,
+    current_repo,
+    empty_state,
+    graph_store,
+    graph_version,
+    persistent,
+    remember,
+    run_page,
+)
+from codegraph.dashboard.coverage_data import file_rows, folder_of, reference_rows, repo_summary
+
+STATUS_COLOURS = {"full": "#54A24B", "partial": "#F58518", "error": "#E45756", "unsupported": "#BAB0AC"}
+
+
+@st.cache_data(show_spinner="Reading files…", max_entries=16, ttl=3600)
+def _files(key: str, version: str, repo: str | None) -> list[dict[str, Any]]:
+    return file_rows(graph_store(), repo)
+
+
+@st.cache_data(show_spinner="Counting resolved and unresolved references…", max_entries=16, ttl=3600)
+def _refs(key: str, version: str, repo: str | None) -> list[dict[str, Any]]:
+    return reference_rows(graph_store(), repo)
+
+
+def _bar(df: pd.DataFrame, x: str, y: str, colour: str | None = None, title: str = "", **kw: Any) -> None:
+    fig = px.bar(df, x=x, y=y, color=colour, title=title,
+                 color_discrete_map=STATUS_COLOURS if colour == "status" else None, **kw)
+    fig.update_layout(margin={"l": 10, "r": 10, "t": 40, "b": 10}, height=340, legend_title_text="")
+    st.plotly_chart(fig, config={"displayModeBar": False})
+
+
+def body() -> None:
+    st.title("Coverage")
+    store = graph_store()
+    if not store.repos():
+        empty_state()
+        return
+    repo = current_repo()
+    key, version = current_key(), graph_version(store)
+    files = pd.DataFrame(_files(key, version, repo))
+    if files.empty:
+        empty_state("The graph has repositories but no files.")
+        return
+    refs = pd.DataFrame(_refs(key, version, repo))
+
+    st.subheader("Repositories, worst first")
+    st.dataframe(repo_summary(files.to_dict("records"), refs.to_dict("records")), hide_index=True,
+                 key="coverage_repos")
+
+    counts = Counter(files["status"])
+    m = st.columns(5)
+    m[0].metric("Files", len(files))
+    m[1].metric("Parse errors", counts["error"])
+    m[2].metric("Partial", counts["partial"])
+    m[3].metric("Unsupported", counts["unsupported"])
+    unres = int(refs["unresolved"].sum()) if not refs.empty else 0
+    total = unres + (int(refs["resolved"].sum()) if not refs.empty else 0)
+    m[4].metric("Unresolved references", f"{100 * unres / total:.1f} %" if total else "n/a",
+                help=f"{unres} of {total} reference edges point at an UnresolvedSymbol stub")
+
+    left, right = st.columns(2)
+    with left:
+        by_lang = files.groupby(["language", "status"]).size().reset_index(name="files")
+        _bar(by_lang, "language", "files", "status", "Files by language and coverage")
+    with right:
+        if refs.empty:
+            st.caption("No reference edges yet.")
+        else:
+            by = refs.groupby("language")[["resolved", "unresolved"]].sum().reset_index()
+            by["unresolved %"] = (100 * by["unresolved"] / (by["resolved"] + by["unresolved"])).round(2)
+            _bar(by.sort_values("unresolved %", ascending=False), "language", "unresolved %",
+                 title="Unresolved references by language (stubs / all references)",
+                 hover_data=["resolved", "unresolved"])
+
+    st.subheader("Problems by folder")
+    persistent("coverage_depth", 1)
+    depth = st.slider("Folder depth", 1, 4, key="coverage_depth")
+    remember("coverage_depth")
+    bad = files[files["status"].isin(["error", "partial"])].copy()
+    if bad.empty:
+        st.success("No file has a parse error or was only partly extracted.", icon=":material/check_circle:")
+    else:
+        bad["folder"] = [f"{r}:{folder_of(p, depth)}" if repo is None else folder_of(p, depth)
+                         for r, p in zip(bad["repo"], bad["path"], strict=True)]
+        by_folder = bad.groupby(["folder", "status"]).size().reset_index(name="files")
+        top = by_folder.groupby("folder")["files"].sum().nlargest(25).index
+        _bar(by_folder[by_folder["folder"].isin(top)], "folder", "files", "status",
+             "Files with parse errors or partial extraction (top 25 folders)")
+        st.dataframe(bad[["repo", "path", "language", "status", "lines"]].sort_values(["status", "path"]),
+                     hide_index=True, key="coverage_bad")
+
+    st.subheader("Unsupported files")
+    uns = files[files["status"] == "unsupported"]
+    extra = _unsupported_from_repos(store, repo)
+    if uns.empty and not extra:
+        st.caption("Every file in the graph has an extractor.")
+    if not uns.empty:
+        by_ext = uns.groupby(["extension", "language"]).size().reset_index(name="files")
+        _bar(by_ext.sort_values("files", ascending=False), "extension", "files", "language",
+             "Files of a known language without an extractor yet")
+    if extra:
+        ext = pd.DataFrame([{"extension": k, "files": v} for k, v in extra.items()]).nlargest(30, "files")
+        _bar(ext, "extension", "files", title="Files of languages the indexer does not read (counted at index time)")
+    st.caption("Files of unknown extensions never enter the graph; `codegraph index` lists them by extension "
+               "in its summary.")
+
+
+def _unsupported_from_repos(store: Any, repo: str | None) -> dict[str, int]:
+    """Extension counts the indexer recorded on Repo nodes (``unsupported`` property),
+    when it records them."""
+    out: Counter[str] = Counter()
+    for r in store.repos():
+        if repo and r.props.get("name") != repo:
+            continue
+        data = r.props.get("unsupported")
+        if isinstance(data, dict):
+            out.update({str(k): int(v) for k, v in data.items()})
+    return dict(out)
+
+
+run_page(body, what="The Coverage page")
