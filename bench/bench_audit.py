@@ -80,9 +80,15 @@ def main() -> int:
         print(f"\n[{lang}] {s['callables']} callables; callers: text {s['expected']}, graph {s['actual']}, "
               f"both {s['matched']}")
         print(f"  raw (text as truth):  precision {_pct(s['raw_precision'])}, recall {_pct(s['raw_recall'])}")
+        j = s["judged"]
         print(f"  judged (classified):  precision {_pct(s['precision'])}, recall {_pct(s['recall'])}  "
-              f"(TP {s['judged']['true_positive']}, FP {s['judged']['false_positive']}, "
-              f"FN {s['judged']['false_negative']})")
+              f"(TP {j['true_positive']}, FP {j['false_positive']}, FN {j['false_negative']}, "
+              f"flagged {j['flagged']})")
+        print(f"  flagged ambiguous stubs: {_pct(s['flagged_share'])} of the judged call-graph callers; "
+              f"recall counting them as misses {_pct(s['recall_flagged_as_missed'])}")
+        print(f"  per callable (macro):  raw precision {_pct(s['macro_raw_precision'])}, raw recall "
+              f"{_pct(s['macro_raw_recall'])}; judged precision {_pct(s['macro_precision'])}, recall "
+              f"{_pct(s['macro_recall'])}")
     print("\ndisagreements by class (callers):")
     for k, v in rep.categories.items():
         print(f"  {v:6d}  {k}")

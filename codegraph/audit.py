@@ -29,10 +29,12 @@ truth. HTTP links (CALLS_HTTP to endpoints) are not audited yet.
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import re
 import time
 from collections import Counter, defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,11 +54,13 @@ _IMPLICIT = re.compile(r"^__(enter|exit|aenter|aexit|iter|next|aiter|anext|call|
                        r"str|repr|format|get|set|delete|set_name|init_subclass|class_getitem|getattr|getattribute|"
                        r"setattr|delattr|del|new|post_init|missing|fspath|index|int|float|complex|bytes|round|"
                        r"reduce|reduce_ex|getstate|setstate|copy|deepcopy|await|radd|rsub|rmul|iadd|isub|imul)__$")
-VERDICTS = ("text_false_positive", "graph_miss", "text_miss", "attribution", "graph_false_positive", "unclear")
+VERDICTS = ("text_false_positive", "graph_miss", "flagged", "text_miss", "attribution", "graph_false_positive",
+            "unclear")
 NOTICE = ("Text search is a second witness, not ground truth: read the disagreements. HTTP links "
           "(CALLS_HTTP to endpoints) are not audited yet; that share will be added when endpoint "
           "extraction exists for the audited languages.")
 MAX_SITES = 5  # per disagreement, in answers
+POOL_MIN_FILES = 64  # below this, stripping in-process is faster than starting workers
 
 
 @dataclass(slots=True)
@@ -115,34 +119,74 @@ class CallableAudit:
     resolutions: dict[str, int] = field(default_factory=dict)
 
 
+def judged_counts(matched: int, disagreements: list[Disagreement]) -> dict[str, int]:
+    """TP / FP / FN / flagged from the matched callers and the classified disagreements:
+    TP = matched + graph-only callers judged text misses or attribution; FP = graph-only
+    callers judged graph false positives or unclear; FN = text-only callers judged graph
+    misses or unclear; flagged = text-only callers the graph reports as ambiguous stubs."""
+    c = Counter(f"{d.side}:{d.verdict}" for d in disagreements)
+    return {"true_positive": matched + c["extra:text_miss"] + c["extra:attribution"],
+            "false_positive": c["extra:graph_false_positive"] + c["extra:unclear"],
+            "false_negative": c["missed:graph_miss"] + c["missed:unclear"],
+            "flagged": c["missed:flagged"]}
+
+
+def _ratio(a: int, b: int) -> float | None:
+    return round(a / b, 4) if b else None
+
+
 @dataclass(slots=True)
 class Figures:
-    """Counts of callers for one language, and the precision / recall derived from them."""
+    """Figures for one language. Micro figures sum callers over all audited callables
+    (common names weigh most); macro figures average the per-callable ratios over the
+    callables where the ratio is defined (the typical callable)."""
 
     callables: int = 0
     expected: int = 0
     actual: int = 0
     matched: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)  # "missed:graph_miss" -> n
+    judged: dict[str, int] = field(default_factory=dict)
+    per_callable: list[dict[str, int]] = field(default_factory=list)
 
-    def _v(self, side: str, verdict: str) -> int:
-        return self.verdicts.get(f"{side}:{verdict}", 0)
+    def add(self, r: CallableAudit) -> None:
+        self.callables += 1
+        self.expected += r.expected
+        self.actual += r.actual
+        self.matched += r.matched
+        for d in r.missed + r.extra:
+            key = f"{d.side}:{d.verdict}"
+            self.verdicts[key] = self.verdicts.get(key, 0) + 1
+        j = judged_counts(r.matched, r.missed + r.extra)
+        for k, v in j.items():
+            self.judged[k] = self.judged.get(k, 0) + v
+        self.per_callable.append(j | {"expected": r.expected, "actual": r.actual, "matched": r.matched})
 
     def summary(self) -> dict[str, Any]:
-        """Raw (text = truth) and judged precision / recall, as fractions 0..1 or None."""
-        tp = self.matched + self._v("extra", "text_miss") + self._v("extra", "attribution")
-        fp = self._v("extra", "graph_false_positive") + self._v("extra", "unclear")
-        fn = self._v("missed", "graph_miss") + self._v("missed", "unclear")
+        """Ratios are fractions 0..1, None when undefined.
 
-        def ratio(a: int, b: int) -> float | None:
-            return round(a / b, 4) if b else None
+        ``raw_*``: text taken as the truth. ``precision`` = TP/(TP+FP); ``recall`` =
+        TP/(TP+FN) (flagged stubs left out: the graph reports them as unresolved);
+        ``recall_flagged_as_missed`` counts them as misses; ``flagged_share`` =
+        flagged/(TP+FN+flagged). ``macro_*``: the same per callable, averaged."""
+        j = {k: self.judged.get(k, 0) for k in ("true_positive", "false_positive", "false_negative", "flagged")}
+        tp, fp, fn, fl = j["true_positive"], j["false_positive"], j["false_negative"], j["flagged"]
 
+        def mean(vals: list[float | None]) -> float | None:
+            xs = [v for v in vals if v is not None]
+            return round(sum(xs) / len(xs), 4) if xs else None
+
+        pc = self.per_callable
         return {
             "callables": self.callables, "expected": self.expected, "actual": self.actual, "matched": self.matched,
-            "raw_precision": ratio(self.matched, self.actual), "raw_recall": ratio(self.matched, self.expected),
-            "precision": ratio(tp, tp + fp), "recall": ratio(tp, tp + fn),
-            "judged": {"true_positive": tp, "false_positive": fp, "false_negative": fn},
-            "verdicts": dict(sorted(self.verdicts.items())),
+            "raw_precision": _ratio(self.matched, self.actual), "raw_recall": _ratio(self.matched, self.expected),
+            "precision": _ratio(tp, tp + fp), "recall": _ratio(tp, tp + fn),
+            "recall_flagged_as_missed": _ratio(tp, tp + fn + fl), "flagged_share": _ratio(fl, tp + fn + fl),
+            "macro_precision": mean([_ratio(c["true_positive"], c["true_positive"] + c["false_positive"]) for c in pc]),
+            "macro_recall": mean([_ratio(c["true_positive"], c["true_positive"] + c["false_negative"]) for c in pc]),
+            "macro_raw_precision": mean([_ratio(c["matched"], c["actual"]) for c in pc]),
+            "macro_raw_recall": mean([_ratio(c["matched"], c["expected"]) for c in pc]),
+            "judged": j, "verdicts": dict(sorted(self.verdicts.items())),
         }
 
 
@@ -160,6 +204,8 @@ class AuditReport:
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["languages"] = {k: v.summary() for k, v in self.languages.items()}
+        for c, r in zip(d["callables"], self.callables, strict=True):
+            c["judged"] = judged_counts(r.matched, r.missed + r.extra)
         return d
 
 
@@ -235,6 +281,21 @@ class _Corpus:
             f.stripped, f.method = strip_code(f.text, f.language)
             self.counts[f"stripped by {f.method}"] += 1
         return f.stripped
+
+    def strip_all(self, files: list[_File]) -> None:
+        """Strip many files at once, in a process pool when there are enough of them
+        (Python's tokenize is pure Python: about 0.1 s per 1,000-line file)."""
+        todo = [f for f in files if f.stripped is None]
+        workers = min(os.cpu_count() or 1, 8)
+        if len(todo) < POOL_MIN_FILES or workers < 2:
+            for f in todo:
+                self.stripped(f)
+            return
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for f, (text, method) in zip(todo, pool.map(strip_code, [f.text for f in todo], [f.language for f in todo],
+                                                        chunksize=8), strict=True):
+                f.stripped, f.method = text, method
+                self.counts[f"stripped by {method}"] += 1
 
     def line(self, path: str, line: int, stripped: bool = False) -> str | None:
         f = self.files.get(path)
@@ -314,6 +375,8 @@ class _Auditor:
         self.store = store
         self.module_exists: dict[tuple[str, str], bool] = {}
         self.bases_cache: dict[str, set[str]] = {}
+        self.kinds: dict[tuple[str, str], str] = {}
+        self.subclass_cache: dict[tuple[str, str, str], bool] = {}
         self.corpora: dict[str, _Corpus] = {}
         self.read_ms: dict[str, float] = {}
 
@@ -345,9 +408,9 @@ class _Auditor:
             if not files:
                 continue
             pat = call_pattern(names, files[0].language)
-            for f in files:
-                if not pat.search(f.text):  # cheap pre-filter on the raw text
-                    continue
+            todo = [f for f in files if pat.search(f.text)]  # cheap pre-filter on the raw text
+            corpus.strip_all(todo)
+            for f in todo:
                 for h in find_calls(f.path, f.text, corpus.stripped(f), f.language, pat):
                     hits[h.name].append(h)
         files_hit = sorted({h.file for lst in hits.values() for h in lst})
@@ -397,26 +460,69 @@ class _Auditor:
         return seen
 
     # ---- classification ----
+    def _kind_of(self, repo: str, qn: str) -> str:
+        """Kind of the symbol ``qn`` (first match), "" when unknown; cached."""
+        if (repo, qn) not in self.kinds:
+            found = self.store.symbols_by_qualified_name([qn], repo).get(qn, []) if qn else []
+            self.kinds[(repo, qn)] = found[0].props.get("kind", "") if found else ""
+        return self.kinds[(repo, qn)]
+
+    def _subclass_of(self, repo: str, class_name: str, base_qn: str) -> bool:
+        """True when a class named ``class_name`` extends ``base_qn`` (EXTENDS, transitive)."""
+        key = (repo, class_name, base_qn)
+        if key not in self.subclass_cache:
+            found = False
+            start = [n for n in self.store.symbols_by_name([class_name], repo).get(class_name, [])
+                     if n.props.get("kind") not in CALLABLE_KINDS]
+            frontier, seen = [n.uid for n in start], set()
+            for _ in range(12):
+                if not frontier or found:
+                    break
+                nxt = []
+                for lst in self.store.neighbours(frontier, "out", [EXTENDS]).values():
+                    for h in lst:
+                        if h.node.props.get("qualified_name") == base_qn:
+                            found = True
+                        if h.node.uid not in seen:
+                            seen.add(h.node.uid)
+                            nxt.append(h.node.uid)
+                frontier = nxt
+            self.subclass_cache[key] = found
+        return self.subclass_cache[key]
+
     def classify_missed(self, target: Node, site: TextHit, caller_uid: str, calls_at: dict[tuple[str, int], list[Any]],
                         target_edge_sites: dict[tuple[str, int], str], corpus: _Corpus) -> tuple[str, str, str]:
         """(verdict, category, detail) for one text-only call site."""
         p = target.props
-        name, lang = p["name"], p.get("language", "")
+        name, lang, kind = p["name"], p.get("language", ""), p.get("kind", "")
+        parent = p.get("parent") or ""
         is_python = FAMILY.get(lang) == "python"
         other = target_edge_sites.get((site.file, site.line))
         if other is not None:
             return "attribution", "graph attributes the call to another symbol", f"edge from {other}"
+        constructor_alias = site.name != name
+        if is_python and not constructor_alias:
+            # What Python's scoping makes impossible, whatever the graph says.
+            if kind == "method" and not site.receiver:
+                return "text_false_positive", "bare call cannot reach a method", "a method needs a receiver"
+            if kind == "function" and site.receiver and self._kind_of(target.repo, parent) in CALLABLE_KINDS:
+                return ("text_false_positive", "attribute call cannot reach a nested function",
+                        f"{name} is local to {parent}")
+            if kind == "function" and site.receiver in ("self", "cls", "super()"):
+                return "text_false_positive", "self call cannot reach a function", f"receiver {site.receiver}"
         linked = [h for h in calls_at.get((caller_uid, site.line), [])
                   if _last(h.node.props.get("target_identifier") or h.node.props.get("qualified_name") or "") == site.name]
-        constructor_alias = site.name != name
         for h in linked:
             n = h.node
             if n.label == SYMBOL:
                 qn = n.props.get("qualified_name", "")
-                if constructor_alias and qn == p.get("parent"):
+                if constructor_alias and qn == parent:
                     continue  # the class itself; its __init__ edge is looked for below
-                if not constructor_alias and (n.props.get("parent") or "") in self._bases(target):
-                    return "graph_miss", "dispatch through a base class", f"linked to base method {qn}; the override may run"
+                linked_owner = n.props.get("parent") or ""
+                virtual = site.receiver != "super()" and _last(site.receiver) != _last(linked_owner)
+                if not constructor_alias and virtual and linked_owner in self._bases(target):
+                    return ("graph_miss", "dispatch through a base class",
+                            f"linked to base method {qn}; on an instance of {parent} the override runs")
                 return "text_false_positive", "name collision", f"linked to {qn} ({h.edge.resolution})"
         for h in linked:
             n = h.node
@@ -425,26 +531,31 @@ class _Auditor:
             ti = n.props.get("target_identifier", "")
             if n.props.get("reason") == "ambiguous":
                 cands = n.props.get("candidates") or []
-                if p.get("qualified_name") in cands or int(n.props.get("candidate_count") or 0) > len(cands):
-                    return "graph_miss", "ambiguous stub", f"stub {ti!r}: {n.props.get('candidate_count')} candidates, none picked"
+                count = int(n.props.get("candidate_count") or 0)
+                if p.get("qualified_name") in cands or count > len(cands):
+                    return ("flagged", "ambiguous stub",
+                            f"stub {ti!r}: {count} candidates, none picked (impact lists it under unresolved)")
                 return "text_false_positive", "name collision", f"ambiguous stub {ti!r} among other symbols"
             if "." in ti or "::" in ti:
+                owner = ti[:max(ti.rfind("."), ti.rfind("::"))]
+                own_names = {_last(parent)} | ({_last(parent.rsplit(".", 1)[0])} if constructor_alias else set())
+                if _last(owner) in own_names or owner == parent:
+                    return "graph_miss", "unresolved qualified call", f"missing stub {ti!r}"
                 root = re.split(r"\.|::", ti)[0]
                 if self._module_in_repo(target.repo, root):
-                    return "graph_miss", "unresolved qualified call", f"missing stub {ti!r} (module {root} is in the repo)"
+                    return ("text_false_positive", "qualified call names another owner",
+                            f"missing stub {ti!r}: owner {owner} is not {parent}")
                 return "text_false_positive", "external call", f"missing stub {ti!r} (not in the repo)"
-            if is_python and p.get("kind") == "method" and not site.receiver and not constructor_alias:
-                return "text_false_positive", "bare call cannot reach a method", f"missing stub {ti!r}"
-            return "graph_miss", "unresolved receiver", f"missing stub {ti!r}"
+            return "graph_miss", "unresolved name", f"missing stub {ti!r}"
         if constructor_alias and any(h.node.label == SYMBOL for h in linked):
-            return "graph_miss", "class call without __init__ edge", f"linked to class {p.get('parent')} only"
+            return "graph_miss", "class call without __init__ edge", f"linked to class {parent} only"
         f = corpus.files.get(site.file)
         if f is not None and f.coverage in ("partial", "error"):
             return "graph_miss", "file only partly parsed", f"coverage {f.coverage}"
         if is_python:
             if site.receiver:
-                return ("text_false_positive", "builtin-typed receiver",
-                        "no reference recorded: the extractor skips methods of builtin values (str, list, dict...)")
+                return ("text_false_positive", "no reference recorded (builtin receiver)",
+                        "the extractor skips calls on builtin values and builtin bases (str, list, object...)")
             return ("text_false_positive", "local or builtin name",
                     "no reference recorded: a parameter, local variable or builtin of that name")
         return "graph_miss", "no reference recorded", "dynamic or untyped receiver"
@@ -469,8 +580,13 @@ class _Auditor:
             return "unclear", "reference without call syntax", "the name is used as a value here (judge)"
         if word.search(orig):
             return "unclear", "inside a string or comment (per the text tokenizer)", "check the tokenizer or the extractor"
-        if _IMPLICIT.match(name):
+        if _IMPLICIT.match(name) and not _is_constructor(target):
             return "text_miss", "implicit call (protocol method)", "called by the language, not by name"
+        if _is_constructor(target):
+            for m in re.finditer(r"(?<![\w$])([A-Za-z_$][\w$]*)\s*\(", stripped):
+                if self._subclass_of(target.repo, m.group(1), target.props.get("parent") or ""):
+                    return ("text_miss", "constructor of a subclass (inherited)",
+                            f"{m.group(1)}(...) runs the inherited {target.props.get('parent')}.{name}")
         if site.resolution in ("import", "exact"):
             alias = re.search(r"\b" + re.escape(name) + r"\s+as\s+(\w+)", corpus.files[site.file].text) \
                 if site.file in corpus.files else None
@@ -555,7 +671,7 @@ class _Auditor:
                 for h in lst:
                     calls_at[(src, h.edge.line)].append(h)
         order = {v: i for i, v in enumerate(VERDICTS)}
-        rank = {"graph_miss": 0, "unclear": 1, "attribution": 2, "text_false_positive": 3}
+        rank = {"graph_miss": 0, "unclear": 1, "flagged": 2, "attribution": 3, "text_false_positive": 4}
         for uid in missed_uids:
             hits = expected[uid]
             judged = [(self.classify_missed(target, h, uid, calls_at, target_edge_sites, corpus), h) for h in hits]
@@ -658,14 +774,8 @@ def run_audit(store: GraphStore, targets: list[Node], sample: dict[str, Any] | N
     for r in results:
         if any(k.startswith("target file excluded") for k in r.skipped):
             continue
-        f = langs.setdefault(r.language, Figures())
-        f.callables += 1
-        f.expected += r.expected
-        f.actual += r.actual
-        f.matched += r.matched
+        langs.setdefault(r.language, Figures()).add(r)
         for d in r.missed + r.extra:
-            key = f"{d.side}:{d.verdict}"
-            f.verdicts[key] = f.verdicts.get(key, 0) + 1
             cats[f"{d.side}: {d.verdict}: {d.category}"] += 1
     return AuditReport(repos=sorted(by_repo), callables=results, languages=langs,
                        categories=dict(cats.most_common()), files=dict(files), steps=steps, sample=sample)

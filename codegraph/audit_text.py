@@ -188,7 +188,7 @@ _DEF_BEFORE: dict[str, re.Pattern[str]] = {
     "php": re.compile(r"\bfunction\s+&?\s*$"),
     "ruby": re.compile(r"\bdef\s+(?:self\.)?$"),
 }
-_RECEIVER = re.compile(r"([\w$]+(?:\s*(?:\.|\?\.|->|::)\s*[\w$]+)*|\)|\])\s*(\.|\?\.|->|::)\s*$")
+_RECEIVER = re.compile(r"([\w$]+(?:\s*(?:\.|\?\.|->|::)\s*[\w$]+)*|\)|\])\s*(\.|\?\.|->|::)\s*(?:<[^<>()]*>\s*)?$")
 _SUPER = re.compile(r"\bsuper\s*\([^()]*\)\s*(?:\.|->|::)\s*$")
 _GENERIC_ARGS = r"(?:\s*(?:::)?<[\w\s,.<>?:\[\]&*]{0,80}>)?"
 

@@ -163,12 +163,14 @@ def _footer(what: str, data: dict[str, Any]) -> list[str]:
     total, shown, offset = data.get("total"), data.get("shown", 0), data.get("offset", 0)
     if data.get("complete"):
         lines.append("**Totals:** complete answer (no paging).")
+    elif not shown:
+        of = f"{total} in total" if total is not None else "open-ended ranked list"
+        lines.append(f"**Totals:** no {what} on this page (offset {offset}; {of}).")
     else:
-        span = f"{offset + 1}-{offset + shown}" if shown else "none"
         of = f"of {total}" if total is not None else "(open-ended ranked list)"
         nxt = (f"; more exist: call again with offset={data['next_offset']}" if data.get("next_offset") is not None
                else "; nothing more")
-        lines.append(f"**Totals:** {what} {span} {of}{nxt}.")
+        lines.append(f"**Totals:** {what} {offset + 1}-{offset + shown} {of}{nxt}.")
     for f in data.get("freshness") or []:
         age = f"{f['age_hours']} h old" if f.get("age_hours") is not None else "age unknown"
         lines.append(f"**Freshness:** graph of `{f.get('repo')}` at commit `{(f.get('commit') or 'n/a')[:12]}`, "

@@ -24,6 +24,11 @@ def extract_python(repo: str, path: str, source: str) -> FileExtraction:
     tree = ast.parse(source)
     module_qn = path.removesuffix(".py").replace("/", ".")
     n_lines = source.count("\n") + 1
+    src_lines = source.split("\n")
+
+    def body_hash(node: ast.stmt) -> str:  # ast.get_source_segment re-splits the file per call: slow
+        return stable_hash("\n".join(src_lines[node.lineno - 1:node.end_lineno or node.lineno]))
+
     fr = FileRecord(repo=repo, path=path, language="python", content_hash=stable_hash(source),
                     line_count=n_lines, size_bytes=len(source.encode()))
     syms = [SymbolRecord(
@@ -41,7 +46,7 @@ def extract_python(repo: str, path: str, source: str) -> FileExtraction:
                     repo=repo, qualified_name=qn, signature_hash=stable_hash("class", qn, ""), name=node.name,
                     kind="class", language="python", language_kind="class_definition", file=path,
                     line=node.lineno, end_line=node.end_lineno or node.lineno,
-                    content_hash=stable_hash(ast.get_source_segment(source, node) or ""),
+                    content_hash=body_hash(node),
                     signature=f"class {node.name}({bases})" if bases else f"class {node.name}",
                     docstring=ast.get_docstring(node) or "", parent=parent_qn,
                 ))
@@ -55,7 +60,7 @@ def extract_python(repo: str, path: str, source: str) -> FileExtraction:
                     repo=repo, qualified_name=qn, signature_hash=stable_hash(kind, qn, params), name=node.name,
                     kind=kind, language="python", language_kind="function_definition", file=path,
                     line=node.lineno, end_line=node.end_lineno or node.lineno,
-                    content_hash=stable_hash(ast.get_source_segment(source, node) or ""),
+                    content_hash=body_hash(node),
                     signature=f"def {node.name}({params}){ret}", docstring=ast.get_docstring(node) or "",
                     parent=parent_qn,
                 ))

@@ -7,6 +7,7 @@ from pathlib import Path
 from codegraph.core.models import Edge
 from codegraph.indexer.discover import discover
 from codegraph.indexer.extract import extract_many
+from codegraph.indexer.languages import link_repo
 from codegraph.indexer.records import FileExtraction
 from codegraph.indexer.resolve import Resolution, resolve_repo
 
@@ -18,6 +19,7 @@ def extract_tree(root: Path, repo: str = "fx") -> list[FileExtraction]:
 
 def resolve_tree(root: Path, repo: str = "fx") -> tuple[list[FileExtraction], Resolution]:
     fxs = extract_tree(root, repo)
+    link_repo(fxs, Path(root))
     return fxs, resolve_repo(repo, fxs)
 
 

@@ -31,7 +31,14 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import numpy as np
-from elasticsearch import ApiError, ConnectionError, ConnectionTimeout, Elasticsearch, helpers
+from elasticsearch import (
+    ApiError,
+    ConnectionError,
+    ConnectionTimeout,
+    Elasticsearch,
+    UnsupportedProductError,
+    helpers,
+)
 from elasticsearch.helpers import BulkIndexError
 from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponential
 
@@ -130,6 +137,7 @@ class ElasticsearchIndex:
         self.prefix = prefix.lower()
         self.client = Elasticsearch(url, request_timeout=request_timeout, max_retries=0, retry_on_timeout=False)
         self._attempts = attempts
+        self._ready: set[str] = set()  # indices known to exist with our mapping
 
     @classmethod
     def from_settings(cls, settings: Any) -> ElasticsearchIndex:
@@ -158,7 +166,20 @@ class ElasticsearchIndex:
                 f"Elasticsearch at {self.url} does not answer ({type(e).__name__}); "
                 "start it with `make services` or set CODEGRAPH_SEARCH"
             ) from e
+        except UnsupportedProductError as e:
+            raise StoreUnavailable(
+                f"the server at {self.url} is not Elasticsearch; check CODEGRAPH_SEARCH"
+            ) from e
         except ApiError as e:
+            if e.meta.headers.get("x-elastic-product") != "Elasticsearch":
+                raise StoreUnavailable(
+                    f"the server at {self.url} is not Elasticsearch (HTTP {e.status_code}); check CODEGRAPH_SEARCH"
+                ) from e
+            if e.status_code in (401, 403):
+                raise StoreUnavailable(
+                    f"Elasticsearch at {self.url} refused access (HTTP {e.status_code}): run it with "
+                    "xpack.security.enabled=false or put credentials in CODEGRAPH_SEARCH (http://user:pass@host:9200)"
+                ) from e
             if e.status_code in _TRANSIENT_STATUS:
                 raise StoreUnavailable(
                     f"Elasticsearch at {self.url} is overloaded or unavailable (HTTP {e.status_code}); "
@@ -212,6 +233,32 @@ class ElasticsearchIndex:
                 out[h["_id"]] = (h["_index"], h["_source"])
         return out
 
+    def _ensure_index(self, index: str) -> None:
+        """Create ``index`` with codegraph's settings and mapping unless it exists; an
+        existing index must have that mapping (a writer that skipped the template would
+        have left dynamic mappings, on which kNN and keyword filters do not work)."""
+        if index in self._ready:
+            return
+        try:
+            self._call(self.client.indices.create, index=index, settings=self._settings(), mappings=_MAPPINGS)
+        except ApiError as e:
+            if e.status_code != 400 or "resource_already_exists" not in str(e):
+                raise
+            props = self._call(self.client.indices.get_mapping, index=index).body[index]["mappings"].get(
+                "properties", {})
+            if props.get("vector", {}).get("type") != "dense_vector" or props.get("chunk_id", {}).get(
+                    "type") != "keyword":
+                raise StoreUnavailable(
+                    f"Elasticsearch index {index} was not created by codegraph (its mapping lacks the keyword and "
+                    f"dense_vector fields): delete it (DELETE {self.url}/{index}) and index the repo again "
+                    "(CODEGRAPH_SEARCH)"
+                ) from e
+        self._ready.add(index)
+
+    @staticmethod
+    def _settings() -> dict[str, Any]:
+        return {"number_of_shards": 1, "number_of_replicas": 0, "analysis": _ANALYSIS}
+
     # -- lifecycle --------------------------------------------------------------------
     def ensure_schema(self) -> None:
         """Put the index template for ``<prefix>-*-code`` (idempotent)."""
@@ -220,10 +267,7 @@ class ElasticsearchIndex:
             name=f"{self.prefix}-{KIND}",
             index_patterns=[f"{self.prefix}-*-{KIND}"],
             priority=200,
-            template={
-                "settings": {"number_of_shards": 1, "number_of_replicas": 0, "analysis": _ANALYSIS},
-                "mappings": _MAPPINGS,
-            },
+            template={"settings": self._settings(), "mappings": _MAPPINGS},
         )
 
     def close(self) -> None:
@@ -240,6 +284,7 @@ class ElasticsearchIndex:
         for c in latest.values():
             by_index.setdefault(self.index_name(c.repo), []).append(c)
         for index, items in by_index.items():
+            self._ensure_index(index)
             for i in range(0, len(items), _PAGE):
                 part = items[i:i + _PAGE]
                 ids = [doc_id(c.chunk_id) for c in part]
@@ -287,7 +332,9 @@ class ElasticsearchIndex:
         self._refresh({idx for idx, _ in where.values()})
 
     def delete_repo(self, repo: str) -> None:
-        self._call(self.client.indices.delete, index=self.index_name(repo), ignore_unavailable=True)
+        index = self.index_name(repo)
+        self._call(self.client.indices.delete, index=index, ignore_unavailable=True)
+        self._ready.discard(index)
 
     # -- reads ------------------------------------------------------------------------
     def chunk_ids_by_file(self, repo: str) -> dict[str, list[str]]:

@@ -123,6 +123,8 @@ class EmbeddedGraphStore:
             c.execute("PRAGMA synchronous=NORMAL")
             c.execute("PRAGMA foreign_keys=OFF")
             c.execute("PRAGMA cache_size=-65536")
+            # SQLite's own lower() folds ASCII only: find_nodes would miss "Ελληνικά".
+            c.create_function("lower", 1, lambda v: v.lower() if isinstance(v, str) else v, deterministic=True)
             self._local.conn = c
         return c
 

@@ -5,8 +5,9 @@ Layout (one file, ``settings.search_db``):
 - ``chunks``: one row per chunk (the Chunk's fields) plus the indexed term columns
   ``name_terms``, ``qn_terms``, ``identifiers`` (identifier words, see
   ``codegraph.core.retrieval.identifier_field``) and ``has_vec``.
-- ``chunks_fts``: FTS5 external-content index over name_terms, qn_terms, identifiers,
-  text (kept in step by triggers), ranked with bm25() weights 3, 2, 1, 1.
+- ``fts_name``, ``fts_qn``, ``fts_ident``, ``fts_text``: one FTS5 external-content
+  index per field (kept in step by triggers); BM25 = 3 x name + 2 x qualified name +
+  identifiers + text, each field scored with its own length statistics.
 - ``vectors``: chunk_id -> 384 float32 (1,536 bytes), apart from ``chunks`` so that
   loading the kNN matrix does not read source text.
 - ``vec_gen``: a per-repo counter bumped whenever vectors change; the cached kNN
@@ -45,7 +46,7 @@ _CHUNK_COLS = (
 )
 _SELECT_CHUNK = "SELECT " + ", ".join(_CHUNK_COLS) + " FROM chunks"
 
-_SCHEMA = f"""
+_SCHEMA_TEMPLATE = """
 CREATE TABLE IF NOT EXISTS chunks (
     chunk_id TEXT NOT NULL UNIQUE,
     repo TEXT NOT NULL,
@@ -68,28 +69,7 @@ CREATE TABLE IF NOT EXISTS chunks (
 );
 CREATE INDEX IF NOT EXISTS chunks_repo_file ON chunks(repo, file);
 CREATE INDEX IF NOT EXISTS chunks_missing_vec ON chunks(repo, chunk_id) WHERE has_vec = 0;
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
-    name_terms, qn_terms, identifiers, text,
-    content='chunks', content_rowid='rowid',
-    tokenize="unicode61 remove_diacritics 2"
-);
-CREATE TRIGGER IF NOT EXISTS chunks_ai AFTER INSERT ON chunks BEGIN
-    INSERT INTO chunks_fts(rowid, name_terms, qn_terms, identifiers, text)
-    VALUES (new.rowid, new.name_terms, new.qn_terms, new.identifiers, new.text);
-END;
-CREATE TRIGGER IF NOT EXISTS chunks_ad AFTER DELETE ON chunks BEGIN
-    INSERT INTO chunks_fts(chunks_fts, rowid, name_terms, qn_terms, identifiers, text)
-    VALUES ('delete', old.rowid, old.name_terms, old.qn_terms, old.identifiers, old.text);
-END;
-CREATE TRIGGER IF NOT EXISTS chunks_au AFTER UPDATE OF name_terms, qn_terms, identifiers, text ON chunks
-WHEN old.text IS NOT new.text OR old.name_terms IS NOT new.name_terms
-  OR old.qn_terms IS NOT new.qn_terms OR old.identifiers IS NOT new.identifiers
-BEGIN
-    INSERT INTO chunks_fts(chunks_fts, rowid, name_terms, qn_terms, identifiers, text)
-    VALUES ('delete', old.rowid, old.name_terms, old.qn_terms, old.identifiers, old.text);
-    INSERT INTO chunks_fts(rowid, name_terms, qn_terms, identifiers, text)
-    VALUES (new.rowid, new.name_terms, new.qn_terms, new.identifiers, new.text);
-END;
+{fts}
 CREATE TABLE IF NOT EXISTS vectors (
     chunk_id TEXT PRIMARY KEY,
     repo TEXT NOT NULL,
@@ -100,8 +80,36 @@ CREATE TABLE IF NOT EXISTS vec_gen (
     repo TEXT PRIMARY KEY,
     gen INTEGER NOT NULL
 );
-PRAGMA user_version = {SCHEMA_VERSION};
+PRAGMA user_version = {version};
 """
+
+# One FTS5 table per field, each with its own length statistics, so that a field's
+# BM25 is computed as Elasticsearch computes it per field; the weighted sum of the four
+# is multi_match "most_fields" with boosts. (One FTS5 table with bm25() column weights
+# would share one document length across columns: a long body then drowns a name match.)
+FTS_FIELDS = (("fts_name", "name_terms"), ("fts_qn", "qn_terms"), ("fts_ident", "identifiers"), ("fts_text", "text"))
+
+
+def _fts_ddl() -> str:
+    parts = []
+    for table, col in FTS_FIELDS:
+        parts.append(f"""CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(
+    {col}, content='chunks', content_rowid='rowid', tokenize="unicode61 remove_diacritics 2"
+);
+CREATE TRIGGER IF NOT EXISTS {table}_ai AFTER INSERT ON chunks BEGIN
+    INSERT INTO {table}(rowid, {col}) VALUES (new.rowid, new.{col});
+END;
+CREATE TRIGGER IF NOT EXISTS {table}_ad AFTER DELETE ON chunks BEGIN
+    INSERT INTO {table}({table}, rowid, {col}) VALUES ('delete', old.rowid, old.{col});
+END;
+CREATE TRIGGER IF NOT EXISTS {table}_au AFTER UPDATE OF {col} ON chunks WHEN old.{col} IS NOT new.{col} BEGIN
+    INSERT INTO {table}({table}, rowid, {col}) VALUES ('delete', old.rowid, old.{col});
+    INSERT INTO {table}(rowid, {col}) VALUES (new.rowid, new.{col});
+END;""")
+    return "\n".join(parts)
+
+
+_SCHEMA = _SCHEMA_TEMPLATE.format(fts=_fts_ddl(), version=SCHEMA_VERSION)
 
 _UPSERT = f"""
 INSERT INTO chunks (chunk_id, repo, file, kind, language, line, end_line, content_hash,
@@ -307,22 +315,20 @@ class EmbeddedSearchIndex:
         return out
 
     def bm25(self, query: str, k: int, repo: str | None = None) -> list[tuple[str, float]]:
-        """Top-k (chunk_id, score), score = -bm25() so higher is better."""
+        """Top-k (chunk_id, score): score = sum over the four fields of weight x BM25
+        of that field (FTS5's bm25() negated, so higher is better)."""
         match = _fts_query(query)
         if not match or k <= 0:
             return []
-        w = ", ".join(str(x) for x in BM25_WEIGHTS)
-        sql = (
-            f"SELECT c.chunk_id, bm25(chunks_fts, {w}) AS s FROM chunks_fts "
-            "JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH ?"
+        union = " UNION ALL ".join(
+            f"SELECT rowid AS r, -{w} * bm25({table}) AS s FROM {table} WHERE {table} MATCH ?"
+            for (table, _), w in zip(FTS_FIELDS, BM25_WEIGHTS, strict=True)
         )
-        args: list[Any] = [match]
-        if repo is not None:
-            sql += " AND c.repo = ?"
-            args.append(repo)
-        sql += " ORDER BY s, c.chunk_id LIMIT ?"
-        args.append(k)
-        return [(cid, -float(s)) for cid, s in self._conn().execute(sql, args)]
+        sql = (f"SELECT c.chunk_id, sum(u.s) AS score FROM ({union}) u JOIN chunks c ON c.rowid = u.r"
+               + (" WHERE c.repo = ?" if repo is not None else "")
+               + " GROUP BY u.r ORDER BY score DESC, c.chunk_id LIMIT ?")
+        args: list[Any] = [match] * len(FTS_FIELDS) + ([repo] if repo is not None else []) + [k]
+        return [(cid, float(s)) for cid, s in self._conn().execute(sql, args)]
 
     def _generation(self, repo: str | None) -> Any:
         conn = self._conn()

@@ -203,6 +203,8 @@ class SymbolRecord:
     signature: str = ""
     docstring: str = ""
     parent: str | None = None  # qualified name of the enclosing class/module, if any
+    arity: int | None = None  # parameter count where the language has overloads; None = unknown
+    variadic: bool = False  # last parameter takes any number of arguments
 
     @property
     def uid(self) -> str:

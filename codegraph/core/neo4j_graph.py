@@ -2,11 +2,11 @@
 
 Storage layout:
 - every node has the label ``Entity`` (unique ``uid``) plus its own label from
-  ``models.NODE_LABELS``; its scalar properties are real Neo4j properties (for Cypher and
-  indexes) and ``_props`` holds the exact JSON of ``Node.props`` (nested dicts, ``None``),
-  so every backend returns the same props;
+  ``models.NODE_LABELS``; key and lookup properties (``NATIVE_PROPS``) are real Neo4j
+  properties (for Cypher and indexes), the rest (signature, docstring, nested dicts,
+  ``None``...) is JSON in ``_json``, so every backend returns exactly the props it was given;
 - every edge is a relationship of its ``models.EDGE_TYPES`` type with ``repo``, ``file``,
-  ``line``, ``resolution`` and ``extra`` (JSON string); derived edges are found by their
+  ``line``, ``resolution`` and ``extra`` (JSON string; both left out when empty); derived edges are found by their
   evidence (``repo``, ``file``) through one relationship index per type.
 
 Writes run in explicit write transactions retried with exponential backoff (tenacity) on
@@ -119,25 +119,59 @@ def _native(v: Any) -> bool:
     return False
 
 
+# Properties stored as real Neo4j properties (keys, lookups, counts, Cypher filters).
+# Every other prop (signature, docstring, candidates, nested counts, None values...) rides
+# in one JSON string ``_json``: each stored property costs write time, and the bulk-load
+# goal is tens of thousands of rows per second on two cores.
+NATIVE_PROPS = frozenset({
+    "repo", "name", "qualified_name", "signature_hash", "path", "file", "line", "end_line", "kind",
+    "language", "content_hash", "had_error", "coverage_status", "is_test", "route", "app",
+    "target_identifier", "reason", "candidate_count", "method", "path_template", "framework", "broker",
+    "number", "title", "state", "url", "taken_at", "commit", "last_commit_sha", "last_imported_at",
+    "last_checked_at", "extractor_version",
+})
+
+
 def _flat(n: Node) -> dict[str, Any]:
-    """The property map written for ``n``: native props, uid and the exact JSON."""
-    out = {k: v for k, v in n.props.items() if _native(v) and not k.startswith("_")}
+    """The property map written for ``n``: ``uid``, the NATIVE_PROPS that Neo4j can hold
+    as themselves, and everything else as JSON in ``_json`` (see ``_props_of``)."""
+    out: dict[str, Any] = {}
+    other: dict[str, Any] = {}
+    for k, v in n.props.items():
+        if k in NATIVE_PROPS and _native(v):
+            out[k] = v
+        else:
+            other[k] = v
     out["uid"] = n.uid
-    out["_props"] = json.dumps(n.props, ensure_ascii=False, default=str)
+    if other:
+        out["_json"] = json.dumps(other, ensure_ascii=False, default=str)
+    return out
+
+
+def _props_of(p: dict[str, Any]) -> dict[str, Any]:
+    """Inverse of ``_flat``: exactly the Node.props that were written."""
+    out = {k: v for k, v in p.items() if k not in ("uid", "_json")}
+    if "_json" in p:
+        out.update(json.loads(p["_json"]))
     return out
 
 
 def _edge_props(repo: str, e: Edge) -> dict[str, Any]:
-    return {"repo": repo, "file": e.file, "line": e.line, "resolution": e.resolution,
-            "extra": json.dumps(e.extra, ensure_ascii=False, default=str) if e.extra else "{}"}
+    # Empty resolution / extra are left out (read back as "" / {}): fewer property writes.
+    p: dict[str, Any] = {"repo": repo, "file": e.file, "line": e.line}
+    if e.resolution:
+        p["resolution"] = e.resolution
+    if e.extra:
+        p["extra"] = json.dumps(e.extra, ensure_ascii=False, default=str)
+    return p
 
 
 # Node columns returned by read queries: uid, label, exact props.
-_NODE_COLS = "n.uid AS uid, [l IN labels(n) WHERE l <> '" + ENTITY + "'][0] AS label, n._props AS props"
+_NODE_COLS = "n.uid AS uid, [l IN labels(n) WHERE l <> '" + ENTITY + "'][0] AS label, properties(n) AS props"
 
 
-def _node(uid: str, label: str | None, props: str | None) -> Node:
-    return Node(uid, label or "", json.loads(props) if props else {})
+def _node(uid: str, label: str | None, props: dict[str, Any] | None) -> Node:
+    return Node(uid, label or "", _props_of(props or {}))
 
 
 def _is_transient(e: BaseException) -> bool:
@@ -194,9 +228,9 @@ def check_read_only(query: str) -> None:
 
 
 def _strip_internal(v: Any) -> Any:
-    """Drop ``_props`` from nodes returned by raw queries (it duplicates the properties)."""
+    """Drop ``_json`` (the non-native props as one JSON string) from raw query results."""
     if isinstance(v, dict):
-        return {k: _strip_internal(x) for k, x in v.items() if k != "_props"}
+        return {k: _strip_internal(x) for k, x in v.items() if k != "_json"}
     if isinstance(v, list | tuple):
         return [_strip_internal(x) for x in v]
     return v

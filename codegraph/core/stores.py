@@ -48,5 +48,8 @@ def open_search_index(settings: Settings) -> SearchIndex:
     if target.lower().startswith(("http://", "https://")):
         from codegraph.core.elastic_search import ElasticsearchIndex
 
-        return ElasticsearchIndex(target, settings.elastic_prefix)
+        index = ElasticsearchIndex(target, settings.elastic_prefix)
+        # The index template must exist before the first write creates an index.
+        index.ensure_schema()
+        return index
     raise BadInput(f"CODEGRAPH_SEARCH={target!r} is not a search backend: use 'embedded' or http://host:9200")

@@ -77,10 +77,12 @@ def sidebar() -> None:
 
 
 def main() -> None:
-    st.set_page_config(page_title="CodeGraph Explorer", page_icon=":material/hub:", layout="wide")
+    st.set_page_config(page_title="CodeGraph Explorer", page_icon="🕸️", layout="wide")
     nav = st.navigation(build_navigation())
     sidebar()
     nav.run()
 
 
-main()
+# Streamlit runs this file as __main__; importing it (tests, tools) only reads PAGES.
+if __name__ == "__main__":
+    main()

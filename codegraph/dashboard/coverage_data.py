@@ -48,12 +48,13 @@ def folder_of(path: str, depth: int) -> str:
     return "/".join(parts[:depth]) if parts else "(top level)"
 
 
+STATUSES = ("full", "partial", "error", "unsupported")
+
+
 def status_of(props: dict[str, Any]) -> str:
-    """full | partial | error | unsupported (had_error without a status counts as error)."""
-    st = props.get("coverage_status") or "full"
-    if props.get("had_error") and st == "full":
-        return "error"
-    return str(st)
+    """The File's coverage_status: full | partial (some constructs skipped, e.g. around a
+    syntax error) | error (nothing extracted) | unsupported (no extractor)."""
+    return str(props.get("coverage_status") or "full")
 
 
 def file_rows(store: GraphStore, repo: str | None) -> list[dict[str, Any]]:
@@ -63,7 +64,8 @@ def file_rows(store: GraphStore, repo: str | None) -> list[dict[str, Any]]:
         path = str(p.get("path", ""))
         rows.append({"repo": n.repo, "path": path, "language": p.get("language") or "?",
                      "extension": PurePosixPath(path).suffix.lower() or "(none)", "status": status_of(p),
-                     "is_test": bool(p.get("is_test")), "lines": int(p.get("line_count") or 0)})
+                     "parse_error": bool(p.get("had_error")), "is_test": bool(p.get("is_test")),
+                     "lines": int(p.get("line_count") or 0)})
     return rows
 
 
@@ -102,7 +104,10 @@ def repo_summary(files: list[dict[str, Any]], refs: list[dict[str, Any]]) -> lis
     worst first (what needs attention)."""
     by_repo: dict[str, Counter[str]] = {}
     for f in files:
-        by_repo.setdefault(f["repo"], Counter())[f["status"]] += 1
+        c = by_repo.setdefault(f["repo"], Counter())
+        c[f["status"]] += 1
+        c["parse_error"] += bool(f.get("parse_error"))
+        c["problem"] += bool(f.get("parse_error")) or f["status"] in ("partial", "error")
     res: Counter[str] = Counter()
     unres: Counter[str] = Counter()
     for r in refs:
@@ -110,11 +115,11 @@ def repo_summary(files: list[dict[str, Any]], refs: list[dict[str, Any]]) -> lis
         unres[r["repo"]] += r["unresolved"]
     rows = []
     for repo, c in by_repo.items():
-        total = sum(c.values())
+        total = sum(v for k, v in c.items() if k in STATUSES)
         refs_total = res[repo] + unres[repo]
-        rows.append({"repo": repo, "files": total, "errors": c["error"], "partial": c["partial"],
-                     "unsupported": c["unsupported"],
-                     "problem files %": round(100 * (c["error"] + c["partial"]) / total, 2) if total else 0.0,
+        rows.append({"repo": repo, "files": total, "parse errors": c["parse_error"], "partial": c["partial"],
+                     "failed": c["error"], "unsupported": c["unsupported"],
+                     "problem files %": round(100 * c["problem"] / total, 2) if total else 0.0,
                      "unresolved refs": unres[repo],
                      "unresolved %": round(100 * unres[repo] / refs_total, 2) if refs_total else 0.0})
     rows.sort(key=lambda r: (-r["problem files %"] - r["unresolved %"], r["repo"]))

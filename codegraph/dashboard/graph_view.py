@@ -41,9 +41,10 @@ _KIND_GROUP = {
 # Depth 1 (direct callers) dark to depth 8+ light: distance reads as fading.
 DEPTH_COLOURS = ["#0D0887", "#5302A3", "#8B0AA5", "#B83289", "#DB5C68", "#F48849", "#FEBD2A", "#F0F921"]
 ENTRY_SHAPES = {"endpoint": "diamond", "page": "diamond", "consumer": "diamond", "test": "triangle"}
-RING_GAP = 170.0
-FIRST_RING = 220.0
-NODE_SPACING = 34.0  # px of arc per node: rings widen when crowded
+RING_GAP = 130.0
+FIRST_RING = 160.0
+NODE_SPACING = 48.0  # px of arc per node: rings widen when crowded
+LEAF_ANGLE = 0.5  # radians of fan per leaf of a branch, at most
 
 
 def kind_group(kind: str) -> str:
@@ -182,32 +183,78 @@ def build_impact_graph(
         if parent is not None:
             g.edges.append(GEdge(n.id, parent.id, "EXPOSES" if e.kind == "endpoint" else "route", e.reason))
 
-    _layout(g, centre)
+    _layout(g)
     for n in g.nodes:
         _style(n, colour_by)
     return g
 
 
-def _layout(g: ImpactGraph, centre: str) -> None:
-    """Targets in the middle, every other depth on its own ring."""
-    rings: dict[float, list[GNode]] = defaultdict(list)
+def _layout(g: ImpactGraph) -> None:
+    """Radial tree: targets in the middle, depth d on ring d, and every node inside the
+    angular sector of the node it reaches, sized by how many leaves hang below it, so
+    a branch stays together and never crosses another."""
+    children: dict[str, list[GNode]] = defaultdict(list)
+    roots: list[GNode] = []
+    ids = {n.id for n in g.nodes}
     for n in g.nodes:
-        rings[0 if n.role == "target" else n.depth].append(n)
-    angle: dict[str, float] = {}
-    radius = 0.0
+        if n.role != "target" and n.parent in ids and n.parent != n.id:
+            children[n.parent].append(n)
+        elif n.role != "target":
+            roots.append(n)  # no drawn parent: hang it off the centre
+    for lst in children.values():
+        lst.sort(key=lambda n: (n.depth, n.label, n.id))
+    leaves: dict[str, int] = {}
+
+    def count(n: GNode, seen: frozenset[str]) -> int:
+        if n.id in leaves:
+            return leaves[n.id]
+        kids = [k for k in children.get(n.id, []) if k.id not in seen]
+        leaves[n.id] = sum(count(k, seen | {n.id}) for k in kids) or 1
+        return leaves[n.id]
+
+    targets = [n for n in g.nodes if n.role == "target"]
+    tops: list[GNode] = [c for t in targets for c in children.get(t.id, [])] + roots
+    rings: dict[float, int] = defaultdict(int)
+    for n in g.nodes:
+        if n.role != "target":
+            rings[n.depth] += 1
+    radius: dict[float, float] = {}
+    r = 0.0
     for d in sorted(rings):
-        ring = rings[d]
-        if d == 0:
-            r = 0.0 if len(ring) == 1 else max(70.0, len(ring) * NODE_SPACING / (2 * math.pi))
-        else:
-            r = max(radius + (RING_GAP if radius else FIRST_RING if d >= 1 else 110.0),
-                    len(ring) * NODE_SPACING / (2 * math.pi))
-        radius = r
-        ring.sort(key=lambda n: (angle.get(n.parent, 0.0), n.label, n.id))
-        for i, n in enumerate(ring):
-            a = 2 * math.pi * i / len(ring) - math.pi / 2
-            n.x, n.y = round(r * math.cos(a), 1), round(r * math.sin(a), 1)
-            angle[n.id] = a % (2 * math.pi) if r else angle.get(n.parent, 0.0)
+        r = max(r + (RING_GAP if r else FIRST_RING * (d if d < 1 else 1)), rings[d] * NODE_SPACING / (2 * math.pi))
+        radius[d] = r
+
+    placed: set[str] = set()
+
+    def place(n: GNode, lo: float, hi: float) -> None:
+        if n.id in placed:
+            return
+        placed.add(n.id)
+        # A thin branch gets a narrow fan, not half the circle: LEAF_ANGLE per leaf at most.
+        width = min(hi - lo, count(n, frozenset()) * LEAF_ANGLE)
+        mid = (lo + hi) / 2
+        lo, hi = mid - width / 2, mid + width / 2
+        a = (lo + hi) / 2 - math.pi / 2
+        n.x, n.y = round(radius[n.depth] * math.cos(a), 1), round(radius[n.depth] * math.sin(a), 1)
+        kids = [k for k in children.get(n.id, []) if k.id not in placed]
+        total = sum(count(k, frozenset({n.id})) for k in kids) or 1
+        at = lo
+        for k in kids:
+            w = (hi - lo) * count(k, frozenset({n.id})) / total
+            place(k, at, at + w)
+            at += w
+
+    total = sum(count(n, frozenset()) for n in tops) or 1
+    at = 0.0
+    for n in tops:
+        w = 2 * math.pi * count(n, frozenset()) / total
+        place(n, at, at + w)
+        at += w
+    # Several targets (overloads, members): a small circle in the middle.
+    tr = 0.0 if len(targets) == 1 else max(50.0, len(targets) * NODE_SPACING / (2 * math.pi))
+    for i, t in enumerate(targets):
+        a = 2 * math.pi * i / max(1, len(targets)) - math.pi / 2
+        t.x, t.y = round(tr * math.cos(a), 1), round(tr * math.sin(a), 1)
 
 
 def _style(n: GNode, colour_by: str) -> None:
@@ -250,7 +297,7 @@ def agraph_payload(g: ImpactGraph) -> tuple[list[dict[str, Any]], list[dict[str,
     """vis-network node and edge dicts (fixed positions, physics off)."""
     nodes = [{
         "id": n.id, "label": n.label, "title": n.title, "color": n.color, "shape": n.shape, "size": n.size,
-        "x": n.x, "y": n.y, "physics": False, "font": {"size": 12 if n.role != "target" else 15},
+        "x": n.x, "y": n.y, "physics": False, "font": {"size": 16 if n.role != "target" else 19, "strokeWidth": 3, "strokeColor": "#FFFFFF"},
         "borderWidth": 3 if n.role == "entry" else 1,
     } for n in g.nodes]
     edges = [{

@@ -25,6 +25,7 @@ from codegraph.core.models import STUB, Chunk, FileImport, RepoRecord, stable_ha
 from codegraph.core.search_index import SearchIndex
 from codegraph.indexer.discover import DiscoveredFile, discover
 from codegraph.indexer.extract import EXTRACTOR_VERSION, extract_source
+from codegraph.indexer.languages import link_repo
 from codegraph.indexer.records import FileExtraction
 from codegraph.indexer.resolve import Decision, resolve_repo
 from codegraph.indexer.state import RepoState, StateStore
@@ -236,6 +237,7 @@ def apply_extractions(
     all_fx: list[FileExtraction] = []
     if graph_changed or decisions or rebuild:
         all_fx = list(cached.values()) + list(fresh.values())
+        link_repo(all_fx, root if root.is_dir() else None)
         res = resolve_repo(repo, all_fx, decisions)
         s.resolutions = dict(res.counts)
         if res.stubs:

@@ -209,6 +209,15 @@ def _targets(table: SymbolTable, ref: Reference) -> tuple[list[SymbolRecord] | l
     return [], "stub", StubRecord(table.repo, ref.target_identifier, "missing", 0, [])
 
 
+def _by_arity(syms: list[SymbolRecord], arity: int | None) -> list[SymbolRecord]:
+    """Overloads whose parameter count fits the call's; all of them when none or
+    when the counts are unknown."""
+    if arity is None or len(syms) < 2:
+        return syms
+    fit = [s for s in syms if s.arity is None or s.arity == arity or (s.variadic and arity >= s.arity - 1)]
+    return fit or syms
+
+
 _PASSTHROUGH_EXTRA = ("names", "forwarding", "external", "url", "arity")
 
 
@@ -262,9 +271,10 @@ def resolve_repo(
             elif not found:
                 continue  # optional reference with nothing to link
             elif ref.type == IMPORTS or isinstance(found[0], str):
-                targets = [file_uid(repo, p) for p in found if isinstance(p, str)]
+                # An import that names a class (Java/Kotlin/C#) links the declaring file.
+                targets = sorted({file_uid(repo, p if isinstance(p, str) else p.file) for p in found})
             else:
-                syms = [s for s in found if isinstance(s, SymbolRecord)]
+                syms = _by_arity([s for s in found if isinstance(s, SymbolRecord)], ref.extra.get("arity"))
                 if len({s.signature_hash for s in syms}) > 1 and len({s.qualified_name for s in syms}) == 1:
                     how = "overload"
                 targets = [s.uid for s in syms]

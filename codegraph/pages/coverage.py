@@ -64,8 +64,8 @@ def body() -> None:
     counts = Counter(files["status"])
     m = st.columns(5)
     m[0].metric("Files", len(files))
-    m[1].metric("Parse errors", counts["error"])
-    m[2].metric("Partial", counts["partial"])
+    m[1].metric("Parse errors", int(files["parse_error"].sum()), help="Files whose parse tree has errors")
+    m[2].metric("Partial", counts["partial"], help=f"{counts['error']} more file(s) yielded nothing at all")
     m[3].metric("Unsupported", counts["unsupported"])
     unres = int(refs["unresolved"].sum()) if not refs.empty else 0
     total = unres + (int(refs["resolved"].sum()) if not refs.empty else 0)
@@ -90,7 +90,7 @@ def body() -> None:
     persistent("coverage_depth", 1)
     depth = st.slider("Folder depth", 1, 4, key="coverage_depth")
     remember("coverage_depth")
-    bad = files[files["status"].isin(["error", "partial"])].copy()
+    bad = files[files["status"].isin(["error", "partial"]) | files["parse_error"]].copy()
     if bad.empty:
         st.success("No file has a parse error or was only partly extracted.", icon=":material/check_circle:")
     else:
@@ -100,7 +100,7 @@ def body() -> None:
         top = by_folder.groupby("folder")["files"].sum().nlargest(25).index
         _bar(by_folder[by_folder["folder"].isin(top)], "folder", "files", "status",
              "Files with parse errors or partial extraction (top 25 folders)")
-        st.dataframe(bad[["repo", "path", "language", "status", "lines"]].sort_values(["status", "path"]),
+        st.dataframe(bad[["repo", "path", "language", "status", "parse_error", "lines"]].sort_values(["status", "path"]),
                      hide_index=True, key="coverage_bad")
 
     st.subheader("Unsupported files")

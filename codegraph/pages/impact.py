@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from codegraph.core.errors import TargetNotFound
 from codegraph.core.impact import CALLER_EDGES, ImpactResult
 from codegraph.core.models import SYMBOL
 from codegraph.core.report import impact_csv, impact_markdown
@@ -24,8 +25,8 @@ from codegraph.dashboard.common import (
     short_sha,
 )
 from codegraph.dashboard.impact_view import (
-    candidates,
     caller_rows,
+    candidates,
     default_pick,
     describe,
     edge_rows,
@@ -79,7 +80,11 @@ def _picker(store: object, repo: str | None) -> list:
     if not text.strip():
         st.info("Type a symbol, file, table or endpoint to see what depends on it.", icon=":material/search:")
         return []
-    cands = candidates(store, text, repo)  # type: ignore[arg-type]
+    try:
+        cands = candidates(store, text, repo)  # type: ignore[arg-type]
+    except TargetNotFound as e:
+        st.warning(str(e), icon=":material/search_off:")
+        return []
     if not cands:
         st.warning(f"Nothing in the graph matches `{text}`. Try a shorter name, or Search for it first.",
                    icon=":material/search_off:")

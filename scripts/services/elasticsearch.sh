@@ -11,7 +11,8 @@
 # health: prints the cluster status; exit 0 on yellow/green.
 #
 # Why these choices:
-# - integ-test-zip is the only 8.x distribution on Maven Central; it has no bundled JDK,
+# - integ-test-zip is the 8.x distribution published on Maven Central (a registry every
+#   developer machine and CI reach); it has no bundled JDK,
 #   so it runs on the system Java 17 (8.x's minimum). It also lacks the analysis-common
 #   and reindex modules: codegraph splits identifiers in Python and deletes by id.
 # - Elasticsearch refuses to run as root; as root we run it as $ES_RUN_AS (nobody).
@@ -123,15 +124,19 @@ unpack() {
   rm -rf "$tmp"
 }
 
+need_curl() { command -v curl >/dev/null 2>&1 || die "curl not found: install it (apt-get install curl)"; }
+
 cmd_start() {
+  need_curl
   pick_base
   if es_answers; then
-    local status; status="$(health_status 1)"
+    local status; status="$(health_status 5)"
     if [ "$status" = "yellow" ] || [ "$status" = "green" ]; then
       write_env
       say "already running at $URL ($status)"
       return 0
     fi
+    die "an Elasticsearch on port $ES_PORT answers but is not healthy (status ${status:-unknown}); see $LOG_DIR"
   fi
   port_in_use && die "port $ES_PORT on 127.0.0.1 is taken by something that is not a healthy Elasticsearch (set ES_PORT)"
   local running
@@ -139,7 +144,6 @@ cmd_start() {
     die "the node started from $BASE (pid $running) does not answer on port $ES_PORT: stop it first"
   fi
   local java_home; java_home="$(find_java_home)"
-  command -v curl >/dev/null 2>&1 || die "curl not found: install it (apt-get install curl)"
   fetch_zip
   unpack
   mkdir -p "$DATA_DIR" "$LOG_DIR" "$TMP_DIR" "$RUN_DIR"
@@ -192,6 +196,7 @@ cmd_stop() {
 }
 
 cmd_health() {
+  need_curl
   local status; status="$(health_status 1)"
   if [ "$status" = "yellow" ] || [ "$status" = "green" ]; then
     say "$URL is $status"

@@ -478,7 +478,7 @@ def test_run_cypher_is_read_only_capped_and_neo4j_only(store: GraphStore, repo: 
     rows, total = store.run_cypher(q, {"repo": repo}, 5)
     assert rows == [{"name": f"f{i}"} for i in range(5)] and total == 7
     rows, _ = store.run_cypher("MATCH (s:Symbol {repo: $repo, name: 'f3'}) RETURN s", {"repo": repo}, 10)
-    assert rows[0]["s"]["qualified_name"] == "a.f3" and "_props" not in rows[0]["s"]
+    assert rows[0]["s"]["qualified_name"] == "a.f3" and "_json" not in rows[0]["s"]
     # A write word inside a string literal is data, not a clause.
     assert store.run_cypher("RETURN 'CREATE (x) DELETE y' AS s", {}, 1) == ([{"s": "CREATE (x) DELETE y"}], 1)
     for bad in (f"MATCH (s:Symbol {{repo: '{repo}'}}) DETACH DELETE s",

@@ -108,4 +108,4 @@ def test_builtins_conversions_and_func_values_are_not_calls() -> None:
 def test_major_version_suffix_names_the_package() -> None:
     fx = _fx('package a\nimport "github.com/go-chi/chi/v5"\nfunc f() { chi.NewRouter() }\n')
     call = next(r for r in fx.references if r.type == "CALLS")
-    assert call.extra["candidates"] == [{"go_import": "github.com/go-chi/chi/v5", "qn": "NewRouter", "how": "import"}]
+    assert call.extra["candidates"] == [{"go_import": "github.com/go-chi/chi/v5", "go_qn": "NewRouter", "how": "import"}]

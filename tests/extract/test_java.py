@@ -62,7 +62,6 @@ def test_fixture_edge_set_is_exact() -> None:
     assert edge_set(FIX, types=("CALLS", "EXTENDS", "IMPLEMENTS")) == EXPECTED
 
 
-@pytest.mark.xfail(strict=True, reason="resolver: an IMPORTS {'qn'} candidate must resolve to the declaring file")
 def test_fixture_imports_are_file_edges() -> None:
     assert edge_set(FIX, types=("IMPORTS",)) == EXPECTED_IMPORTS
 

@@ -31,7 +31,6 @@ EXPECTED = {
     ("CALLS", "run", "stub:util::Counter::default"),  # #[derive(Default)]: not in the source
     # default trait method calling the required one through self
     ("CALLS", "store::Describe::describe", "store::Describe::name"),
-    ("CALLS", "store::Repo::name", "stub:String::from"),
     # Self:: associated call, `use ... as h` alias, self.method, local typed by
     # User::new (User re-exported by model/mod.rs), field type self.owner: User
     ("CALLS", "store::Repo::new", "store::Repo::with_capacity"),
@@ -40,7 +39,6 @@ EXPECTED = {
     ("CALLS", "store::Repo::save", "model::user::User::new"),
     ("CALLS", "store::Repo::save", "model::user::User::greet"),
     ("CALLS", "store::Repo::with_capacity", "model::user::User::new"),
-    ("CALLS", "store::Repo::with_capacity", "stub:Vec::new"),
     # typed param u: &User; self.describe() found through IMPLEMENTS Repo -> Describe
     ("CALLS", "store::Repo::put", "model::user::User::greet"),
     ("CALLS", "store::Repo::put", "store::Describe::describe"),
@@ -56,12 +54,12 @@ EXPECTED = {
     ("CALLS", "store::tests::saves", "store::Repo::save"),
     ("CALLS", "tests::it::it_saves", "store::Repo::new"),
     ("CALLS", "tests::it::it_saves", "store::Repo::save"),
-    # unknown receiver type: name fallback -> ambiguous (Gadget/Widget) or missing
+    # unknown receiver type: name fallback -> ambiguous (Gadget/Widget) or missing;
+    # std calls (std::process::exit, Vec::new, String::from) make no edge at all
     ("CALLS", "util::mystery", "stub:x.spin"),
     ("CALLS", "util::mystery", "stub:x.frobnicate"),
     ("CALLS", "util::mystery", "util::Gadget::spin"),
     ("CALLS", "util::mystery", "stub:helper_missing"),
-    ("CALLS", "util::mystery", "stub:std::process::exit"),
 }
 
 

@@ -10,7 +10,7 @@ uses them, live as data files in ``queries/<language>/``.
 from __future__ import annotations
 
 import importlib
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from types import ModuleType
 
 EXTENSIONS: dict[str, str] = {
@@ -67,6 +67,26 @@ def extractor_for(language: str) -> ModuleType | None:
                 raise
             _loaded[name] = None
     return _loaded[name]
+
+
+def link_repo(extractions: list, root: Path | None = None) -> None:
+    """Repo-wide passes some languages need before resolution (an extractor sees one
+    file): e.g. Go maps import paths to in-repo packages via go.mod and adds implicit
+    interface IMPLEMENTS. Mutates ``extractions`` in place; safe to run twice."""
+    languages = {fx.file.language for fx in extractions}
+    if "go" in languages:
+        go = extractor_for("go")
+        if go is not None and hasattr(go, "link_repo"):
+            go_mods: dict[str, str] = {}
+            if root is not None:
+                for mod in root.rglob("go.mod"):
+                    rel = mod.parent.relative_to(root).as_posix()
+                    if any(part in ("vendor", "node_modules", "testdata") for part in mod.parts):
+                        continue
+                    path = go.parse_go_mod(mod.read_bytes())
+                    if path:
+                        go_mods["" if rel == "." else rel] = path
+            go.link_repo(extractions, go_mods or None)
 
 
 def supported_languages() -> list[str]:

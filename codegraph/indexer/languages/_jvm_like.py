@@ -326,6 +326,7 @@ class ClassBasedExtractor:
         self.field_types: dict[str, dict[str, str]] = {}  # class qn -> member -> type text
         self.supers: dict[str, str] = {}  # class qn -> superclass type text
         self.stack = ScopeStack(b.module_scope(root.end_byte))
+        self._type_cache: dict[tuple[str, tuple[str, ...], tuple[str, ...] | None], list[tuple[str, str]]] = {}
 
     def namespaces(self) -> list[str] | None:
         """C#: enclosing namespaces innermost first; None: use the package."""
@@ -333,7 +334,15 @@ class ClassBasedExtractor:
 
     def type_candidates(self, text: str, skip_self: bool = False) -> list[tuple[str, str]]:
         enclosing = self.stack.classes()
-        return self.names.candidates(text, enclosing[1:] if skip_self else enclosing, self.namespaces())
+        if skip_self:
+            enclosing = enclosing[1:]
+        ns = self.namespaces()
+        # Memoised per file: the same few type names are looked up over and over.
+        key = (text, tuple(enclosing), tuple(ns) if ns is not None else None)
+        hit = self._type_cache.get(key)
+        if hit is None:
+            hit = self._type_cache[key] = self.names.candidates(text, enclosing, ns)
+        return hit
 
     def typed(self, type_text: str) -> tuple[list[tuple[str, str]] | None, str]:
         """Owner candidates for a value of the written type. None when it is a type

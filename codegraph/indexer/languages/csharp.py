@@ -418,7 +418,7 @@ class _CSharp(ClassBasedExtractor):
         if fn.type in ("identifier", "generic_name"):
             member = _member_name(fn)
             local = self.stack.lookup(member)
-            if local is not None:  # a delegate / lambda / local function held in a variable
+            if local is not None or member == "nameof":  # a delegate / lambda / local function; an operator
                 return
             self.b.ref("CALLS", sc, member, n, self.implicit_owners(member), name=member,
                        name_kinds=self.call_name_kinds, **extra)

@@ -11,7 +11,8 @@ package-level code such as ``var x = New()``.
 
 An extractor sees one file, so it cannot know which import paths belong to the repo
 (that needs go.mod's module path). References through imports therefore carry
-placeholders (``{"go_import": path, "qn": "T"}`` / ``{"go_import", "owner", "member"}``)
+placeholders (``{"go_import": path, "go_qn": "T"}`` / ``{"go_import", "go_owner", "member"}``,
+forms the resolver does not know and so never matches)
 that ``link_repo`` turns into real candidates once every file is extracted; it also
 points each in-repo import at every file of the imported package and adds the
 IMPLEMENTS edges that method sets prove across files. See docs/languages/go.md.
@@ -175,18 +176,18 @@ class _Go:
         pkg, _, name = type_text.rpartition(".")
         if not pkg:
             cands: list[dict[str, Any]] = [{"owner": f"{self.pkg}.{name}", "member": member, "how": how}]
-            cands.extend({"go_import": ip, "owner": name, "member": member, "how": how} for ip in self.dot_imports)
+            cands.extend({"go_import": ip, "go_owner": name, "member": member, "how": how} for ip in self.dot_imports)
             return cands
         ip = self.imports.get(pkg)
-        return [{"go_import": ip, "owner": name, "member": member, "how": how}] if ip else []
+        return [{"go_import": ip, "go_owner": name, "member": member, "how": how}] if ip else []
 
     def _type_candidates(self, type_text: str) -> list[dict[str, Any]]:
         pkg, _, name = type_text.rpartition(".")
         if not pkg:
             return [{"qn": f"{self.pkg}.{name}", "how": "same_module"}] + [
-                {"go_import": ip, "qn": name, "how": "import"} for ip in self.dot_imports]
+                {"go_import": ip, "go_qn": name, "how": "import"} for ip in self.dot_imports]
         ip = self.imports.get(pkg)
-        return [{"go_import": ip, "qn": name, "how": "import"}] if ip else []
+        return [{"go_import": ip, "go_qn": name, "how": "import"}] if ip else []
 
     # -- declarations --------------------------------------------------------------
     @staticmethod
@@ -380,7 +381,7 @@ class _Go:
             oname = ts.text(operand)
             if self.stack.lookup(oname) is None and oname in self.imports:
                 ip = self.imports[oname]
-                self.b.ref("CALLS", sc, f"{oname}.{member}", n, [{"go_import": ip, "qn": member, "how": "import"}],
+                self.b.ref("CALLS", sc, f"{oname}.{member}", n, [{"go_import": ip, "go_qn": member, "how": "import"}],
                            name=None, arity=nargs)
                 return
         ot = self._operand_type(operand, sc)
@@ -500,10 +501,10 @@ def link_repo(extractions: list[FileExtraction], go_mods: dict[str, str] | None 
                     if d is None:
                         continue
                     prefix = pkg_prefix[d]
-                    if "member" in c:
-                        linked.append({"owner": f"{prefix}.{c['owner']}", "member": c["member"], "how": c["how"]})
+                    if "go_owner" in c:
+                        linked.append({"owner": f"{prefix}.{c['go_owner']}", "member": c["member"], "how": c["how"]})
                     else:
-                        linked.append({"qn": f"{prefix}.{c['qn']}", "how": c["how"]})
+                        linked.append({"qn": f"{prefix}.{c['go_qn']}", "how": c["how"]})
                 r.extra["candidates"] = linked
             out.append(r)
         fx.references = out

@@ -165,7 +165,11 @@ class _Java(ClassBasedExtractor):
             self.field_types.setdefault(qn, {}).update(env)
 
     def _declare_field(self, n: TSNode) -> None:
-        cls = n.parent.parent if n.parent is not None else None
+        cls = n.parent
+        for _ in range(3):  # class_body / interface_body / enum_body > enum_body_declarations
+            if cls is None or cls.type in CLASS_KINDS:
+                break
+            cls = cls.parent
         if cls is None or cls.type not in CLASS_KINDS or cls.id not in self.class_qn:
             return
         t = ts.text(n.child_by_field_name("type"))

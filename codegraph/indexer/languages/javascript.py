@@ -29,10 +29,12 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass, field
-from itertools import repeat
+from functools import cache
 from typing import Any
 
 from tree_sitter import Node as TSNode
+from tree_sitter import Query, QueryCursor
+from tree_sitter_language_pack import get_language
 
 from codegraph.core.models import FileRecord, SymbolRecord
 from codegraph.indexer import treesitter as ts
@@ -47,6 +49,8 @@ _COMPLETIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".d.ts")
 _INDEX_COMPLETIONS = ("/index.ts", "/index.tsx", "/index.js", "/index.jsx")
 # A compiled-extension specifier names a TypeScript source in ESM TypeScript projects.
 _TS_SOURCE_FOR = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
+# ... and, from a declaration file, the declaration of that module (`./types.ts` -> types.d.ts).
+_DECLARATION_FOR = {".js": ".d.ts", ".ts": ".d.ts", ".mjs": ".d.mts", ".mts": ".d.mts", ".cjs": ".d.cts", ".cts": ".d.cts"}
 # Imports of styles, images, fonts and media are bundler assets, not code dependencies.
 _ASSET_EXTS = frozenset((
     ".css", ".scss", ".sass", ".less", ".styl", ".pcss", ".svg", ".png", ".jpg", ".jpeg",
@@ -101,10 +105,11 @@ def specifier_paths(importer: str, spec: str) -> list[str] | None:
     if ext in CODE_EXTS:
         stem = base[: -len(ext)]
         alts = [stem + e for e in _TS_SOURCE_FOR.get(ext, ())]
+        decl = [stem + _DECLARATION_FOR[ext]] if ext in _DECLARATION_FOR and not stem.endswith(".d") else []
         # A TypeScript importer that writes `./a.js` means the `a.ts` source next to it.
         if importer.endswith((".ts", ".tsx", ".mts", ".cts")):
-            return alts + [base]
-        return [base] + alts
+            return alts + [base] + decl
+        return [base] + alts + decl
     if ext in _ASSET_EXTS or ext in _DATA_EXTS:
         return [base]
     return [base + e for e in _COMPLETIONS] + index
@@ -143,12 +148,17 @@ fill keys values entries at copyWithin split trim trimStart trimEnd toLowerCase 
 replace replaceAll startsWith endsWith padStart padEnd charAt charCodeAt codePointAt substring
 substr match matchAll search localeCompare normalize repeat toString toFixed toPrecision valueOf
 toLocaleString toISOString toJSON getTime then catch finally get set has delete clear add
-hasOwnProperty call apply bind on once off emit addEventListener removeEventListener
+hasOwnProperty call apply bind json on once off emit addEventListener removeEventListener
 dispatchEvent preventDefault stopPropagation next return throw length test exec
+getFullYear getMonth getDate getDay getHours getMinutes getSeconds getMilliseconds getTimezoneOffset
+setFullYear setMonth setDate setHours setMinutes setSeconds setMilliseconds setTime getUTCFullYear
+getUTCMonth getUTCDate getUTCDay getUTCHours getUTCMinutes getUTCSeconds setUTCFullYear setUTCMonth
+setUTCDate setUTCHours setUTCMinutes setUTCSeconds toDateString toTimeString toUTCString
+toLocaleDateString toLocaleTimeString
 """.split())
 
 # `const X = memo(() => ...)`: the wrapped function is the component X.
-_WRAPPERS = frozenset(("memo", "forwardRef", "observer", "React.memo", "React.forwardRef", "styled", "defineComponent"))
+_WRAPPERS = frozenset(("memo", "forwardRef", "observer", "React.memo", "React.forwardRef", "defineComponent"))
 
 _FUNC_NODES = frozenset((
     "function_declaration", "generator_function_declaration", "function_expression", "function",
@@ -161,14 +171,13 @@ _COMPOUND = frozenset((
     "while_statement", "do_statement", "try_statement", "catch_clause", "finally_clause",
     "switch_statement", "switch_body", "switch_case", "switch_default", "labeled_statement",
 ))
-# Subtrees that can hold no call, declaration or JSX: never walked (speed).
-_SKIP = frozenset((
-    "comment", "string", "number", "regex", "type_annotation", "type_arguments", "type_parameters",
-    "predefined_type", "type_identifier", "property_identifier", "true", "false", "null",
-    "undefined", "import_statement", "type_alias_declaration", "enum_declaration",
-    "hash_bang_line", "html_comment", "jsx_text", "statement_identifier", "this", "super",
+# Statements that can declare a name (the rest of a body is skipped by the pre-pass).
+_DECL_STMTS = frozenset((
+    "export_statement", "function_signature", "function_declaration", "generator_function_declaration",
+    "class_declaration", "abstract_class_declaration", "interface_declaration", "enum_declaration",
+    "type_alias_declaration", "lexical_declaration", "variable_declaration", "import_statement",
+    "expression_statement", "ambient_declaration", "internal_module",
 ))
-_OPAQUE_TYPES = frozenset(("ambient_declaration", "export_statement"))
 _CLASSLIKE = frozenset(("class", "interface", "type", "enum", "function", "variable"))
 _MAX_TARGET = 80
 
@@ -308,6 +317,19 @@ def _written(node: TSNode | None, depth: int = 0) -> str:
     return "…"
 
 
+_WS = re.compile(r"\s+")
+
+
+def _callee_text(node: TSNode, member: str) -> str:
+    """Stub identifier of a member callee from its source text (one slice, no tree walk):
+    ``a?.b!.c`` -> ``a.b.c``; ``…c`` when it holds a call, subscript or template, or is long."""
+    raw = node.text or b""
+    if len(raw) > 2 * _MAX_TARGET or any(c in raw for c in b"([`'\"/"):
+        return f"…{member}"
+    text = _WS.sub("", raw.decode("utf-8", "replace")).replace("?.", ".").replace("!", "")
+    return text if len(text) <= _MAX_TARGET else f"…{member}"
+
+
 def _short(written: str, member: str) -> str:
     if len(written) > _MAX_TARGET or "(" in written or "…" in written:
         return f"…{member}"
@@ -372,6 +394,8 @@ def _unwrap(node: TSNode) -> TSNode:
 
 
 class _Extractor:
+    """State of one file's extraction: symbols, references and exports built by ``run``."""
+
     def __init__(self, repo: str, path: str, language: str, root: TSNode, mod_sig: str) -> None:
         self.repo = repo
         self.path = path
@@ -387,6 +411,14 @@ class _Extractor:
         self.seen: set[tuple[str, str]] = set()
         self.exported_locals: set[str] = set()
         self.pending_exports: list[tuple[str, str]] = []  # (exported name, local name)
+        self._paths: dict[str, list[str] | None] = {}
+        self.pending_members: list[tuple[TSNode, TSNode]] = []  # (Foo.prototype.m, function)
+
+    def paths(self, spec: str) -> list[str] | None:
+        """``specifier_paths`` from this file, memoised (a specifier recurs in bindings and refs)."""
+        if spec not in self._paths:
+            self._paths[spec] = specifier_paths(self.path, spec)
+        return self._paths[spec]
 
     # -- output --------------------------------------------------------------------------
     def add_symbol(
@@ -415,7 +447,7 @@ class _Extractor:
         self.refs.append(Reference(rtype, ctx.owner, tgt.ident, self.path, ts.line(node), ctx.owner_sig, "symbol", ex))
 
     def import_ref(self, spec: str, node: TSNode, names: list[str], forwarding: bool = False, **extra: Any) -> None:
-        paths = specifier_paths(self.path, spec)
+        paths = self.paths(spec)
         ex: dict[str, Any] = {"names": names, "forwarding": forwarding}
         if paths is None:
             ex["candidates"] = []
@@ -432,7 +464,7 @@ class _Extractor:
 
     # -- bindings of imports -----------------------------------------------------------------
     def import_binding(self, spec: str, export: str) -> Binding:
-        paths = specifier_paths(self.path, spec)
+        paths = self.paths(spec)
         if paths is None:
             if is_path_alias(spec):
                 return Binding("alias", export=export, spec=spec)
@@ -440,7 +472,7 @@ class _Extractor:
         return Binding("import", cands=paths, export=export, spec=spec)
 
     def ns_binding(self, spec: str) -> Binding:
-        paths = specifier_paths(self.path, spec)
+        paths = self.paths(spec)
         if paths is None:
             if is_path_alias(spec):
                 return Binding("alias", export="*", spec=spec)
@@ -458,7 +490,26 @@ class _Extractor:
             entry = self.export_entry(local, scope)
             if entry is not None:
                 self.exports.setdefault(exported, entry)
+        for left, fn in self.pending_members:
+            self.assigned_method(left, fn, scope)
         self.walk(self.root, ctx)
+
+    def assigned_method(self, left: TSNode, fn: TSNode, scope: Scope) -> None:
+        """Pre-class JavaScript: ``Foo.prototype.go = function`` / ``Foo.create = function``
+        make methods of the local constructor function or class ``Foo``."""
+        obj = _field(left, "object")
+        member = _t(_field(left, "property"))
+        if obj is not None and obj.type == "member_expression" and _t(_field(obj, "property")) == "prototype":
+            obj = _field(obj, "object")
+        if obj is None or obj.type != "identifier" or not member:
+            return
+        b = scope.names.get(_t(obj))
+        if b is None or b.kind != "sym" or b.sym_kind not in ("function", "class"):
+            return
+        qn = f"{b.qn}.{member}"
+        stmt = left.parent.parent if left.parent is not None and left.parent.parent is not None else left
+        sig = self.add_symbol(member, qn, "method", stmt, _params_text(fn), fn.type, b.qn, "public", stmt)
+        self.registry[fn.id] = (qn, sig)
 
     def export_entry(self, local: str, scope: Scope) -> dict[str, Any] | None:
         b = scope.names.get(local)
@@ -515,6 +566,12 @@ class _Extractor:
                     for n in _pattern_names(_field(st, "parameter"), []):
                         ctx.scope.names.setdefault(n, Binding("var"))
                 continue
+            if t not in _DECL_STMTS:
+                continue
+            if t == "expression_statement" and not module:
+                first = st.named_child(0)
+                if first is None or first.type != "internal_module":
+                    continue
             decl = _field(st, "declaration") if t == "export_statement" else st
             dt = decl.type if decl is not None else ""
             if dt == "function_signature":
@@ -554,7 +611,9 @@ class _Extractor:
             sig = self.add_symbol(name, qn, "function", outer, _params_text(node), t, prefix,
                                   self.visibility(name, exported, module), outer)
             self.registry[node.id] = (qn, sig)
-            scope.names[name] = Binding("sym", qn=qn, sym_kind="function")
+            # type_node of a function: its declared return type (`makeParser(): Parser`)
+            scope.names[name] = Binding("sym", qn=qn, sym_kind="function", type_node=_field(node, "return_type"),
+                                        scope=scope)
             return [name]
         if t in ("class_declaration", "abstract_class_declaration"):
             name = _t(_field(node, "name"))
@@ -635,7 +694,8 @@ class _Extractor:
                 qn = f"{prefix}.{name}"
                 sig = self.add_symbol(name, qn, "function", outer, _params_text(fn), fn.type, prefix, vis, outer)
                 self.registry[fn.id] = (qn, sig)
-                scope.names[name] = Binding("sym", qn=qn, sym_kind="function")
+                scope.names[name] = Binding("sym", qn=qn, sym_kind="function", type_node=_field(fn, "return_type"),
+                                            scope=scope)
                 return [name]
             if vt == "class":
                 qn = f"{prefix}.{name}"
@@ -659,7 +719,8 @@ class _Extractor:
         type_node: TSNode | None = _field(d, "type")
         if type_node is None and value is not None:
             v = _unwrap(value)
-            if v.type in ("new_expression", "as_expression"):
+            if v.type in ("new_expression", "as_expression") or (
+                    v.type == "call_expression" and (f := _field(v, "function")) is not None and f.type == "identifier"):
                 type_node = v
         # Module-level objects with methods and exported constants are symbols: callers of
         # `api.list()` / `import {CONFIG}` need a node to point at.
@@ -732,7 +793,7 @@ class _Extractor:
         if source is not None:
             if not module:
                 return
-            paths = specifier_paths(self.path, source)
+            paths = self.paths(source)
             names: list[str] = []
             clause = next((c for c in st.named_children if c.type == "export_clause"), None)
             if clause is not None:
@@ -808,6 +869,8 @@ class _Extractor:
             return
         exported = _cjs_export_name(left)
         if exported is None:
+            if left.type == "member_expression" and _unwrap(right).type in _FUNC_VALUES:
+                self.pending_members.append((left, _unwrap(right)))
             return
         right = _unwrap(right)
         rt = right.type
@@ -842,52 +905,60 @@ class _Extractor:
             return
         spec = _require_spec(right)
         if spec is not None and exported == "default":
-            paths = specifier_paths(self.path, spec)
+            paths = self.paths(spec)
             if paths:
                 self.exports.setdefault("*", {"from_all": []})["from_all"].append(paths)
                 self.exports["default"] = {"from": paths, "name": "default"}
 
     # -- the walk --------------------------------------------------------------------------------
     def walk(self, root: TSNode, ctx: Ctx) -> None:
-        stack: list[tuple[TSNode, Ctx]] = [(c, ctx) for c in reversed(root.named_children)]
-        while stack:
-            node, ctx = stack.pop()
+        """Visit the nodes that matter in document order. A stack of frames (end byte,
+        context) tells which function / class / object / namespace encloses each node."""
+        frames: list[tuple[int, Ctx]] = []
+        skip_end = -1
+        for node in _interesting(self.language, root):
+            sb = node.start_byte
+            if sb < skip_end:
+                continue
+            while frames and sb >= frames[-1][0]:
+                frames.pop()
+            cur = frames[-1][1] if frames else ctx
             t = node.type
-            if t in _SKIP:
-                continue
-            if t in _FUNC_NODES:
-                self.enter_function(node, ctx, stack)
-                continue
-            if t in _CLASS_NODES:
-                self.enter_class(node, ctx, stack)
-                continue
             if t == "call_expression":
-                self.on_call(node, ctx)
+                self.on_call(node, cur)
+            elif t in _FUNC_NODES:
+                frames.append((node.end_byte, self.enter_function(node, cur)))
             elif t == "new_expression":
-                self.on_new(node, ctx)
+                self.on_new(node, cur)
+            elif t == "object":
+                info = self.objects.get(node.id)
+                if info is not None:
+                    reg = self.registry[node.id]
+                    frames.append((node.end_byte, Ctx(reg[0], reg[1], reg[0], info, cur.scope)))
             elif t in ("jsx_opening_element", "jsx_self_closing_element"):
-                self.on_jsx(node, ctx)
-            elif t == "object" and node.id in self.objects:
-                reg = self.registry[node.id]
-                ctx = Ctx(reg[0], reg[1], reg[0], self.objects[node.id], ctx.scope)
+                self.on_jsx(node, cur)
+            elif t in _CLASS_NODES:
+                frames.append((node.end_byte, self.enter_class(node, cur)))
             elif t == "interface_declaration":
-                self.on_interface(node, ctx)
-                continue
+                self.on_interface(node, cur)
+                skip_end = node.end_byte
             elif t == "internal_module":
-                name = _t(_field(node, "name"))
-                body = _field(node, "body")
-                reg = self.registry.get(node.id)
-                if body is not None:
-                    inner = Ctx(reg[0], reg[1], reg[0], None, Scope(ctx.scope)) if reg else \
-                        Ctx(ctx.owner, ctx.owner_sig, f"{ctx.prefix}.{name}", None, Scope(ctx.scope))
-                    self.collect(body.named_children, inner)
-                    stack.extend(zip(reversed(body.named_children), repeat(inner)))
-                continue
-            elif t in _OPAQUE_TYPES and _opaque(node, t):
-                continue
-            stack.extend(zip(reversed(node.named_children), repeat(ctx)))
+                frames.append((node.end_byte, self.enter_namespace(node, cur)))
+            elif _opaque(node, t):
+                skip_end = node.end_byte
 
-    def enter_function(self, node: TSNode, ctx: Ctx, stack: list[tuple[TSNode, Ctx]]) -> None:
+    def enter_namespace(self, node: TSNode, ctx: Ctx) -> Ctx:
+        reg = self.registry.get(node.id)
+        inner = Ctx(reg[0], reg[1], reg[0], None, Scope(ctx.scope)) if reg else \
+            Ctx(ctx.owner, ctx.owner_sig, f"{ctx.prefix}.{_t(_field(node, 'name'))}", None, Scope(ctx.scope))
+        body = _field(node, "body")
+        if body is not None:
+            self.collect(body.named_children, inner)
+        return inner
+
+    def enter_function(self, node: TSNode, ctx: Ctx) -> Ctx:
+        """The context inside a function: its own scope (parameters, hoisted
+        declarations), its owner (itself when named, else the enclosing owner)."""
         reg = self.registry.get(node.id)
         # `this` survives into arrows and into the class's (or object's) own members only.
         keeps_this = node.type == "arrow_function" or (
@@ -908,12 +979,7 @@ class _Extractor:
         body = _field(node, "body")
         if body is not None and body.type == "statement_block":
             self.collect(body.named_children, inner)
-        for c in reversed(node.named_children):
-            if c.type in ("decorator",):
-                stack.append((c, ctx))
-            elif c is not None and c.type not in ("identifier", "property_identifier", "type_annotation",
-                                                  "type_parameters", "private_property_identifier"):
-                stack.append((c, inner))
+        return inner
 
     def declare_param(self, p: TSNode, scope: Scope) -> None:
         t = p.type
@@ -930,7 +996,9 @@ class _Extractor:
                 scope.names[n] = Binding("var")
 
     # -- classes -----------------------------------------------------------------------------------
-    def enter_class(self, node: TSNode, ctx: Ctx, stack: list[tuple[TSNode, Ctx]]) -> None:
+    def enter_class(self, node: TSNode, ctx: Ctx) -> Ctx:
+        """Register the members, record heritage and field types; returns the context
+        for everything inside the class (``this`` bound, owner = the class)."""
         reg = self.registry.get(node.id)
         qn, sig = reg if reg else ("", "")
         info = ClassInfo(qn=qn)
@@ -940,8 +1008,6 @@ class _Extractor:
         for c in node.named_children:
             if c.type == "class_heritage":
                 self.heritage(c, info, owner_ctx if qn else None, ctx.scope)
-            elif c.type == "decorator":
-                stack.append((c, owner_ctx))
         # Pass 1: member names and field types, so `this.x` resolves anywhere in the body.
         for m in members:
             mt = m.type
@@ -973,23 +1039,15 @@ class _Extractor:
                 name = _member_name(_field(m, "name"))
                 msig = self.add_symbol(name, f"{qn}.{name}", "method", m, _params_text(m), mt, qn, _member_visibility(m, name), m)
                 self.registry[m.id] = (f"{qn}.{name}", msig)
-                if mt == "method_definition":
-                    stack.append((m, owner_ctx))
             elif mt in ("public_field_definition", "field_definition"):
                 value = _field(m, "value")
-                for dec in m.named_children:
-                    if dec.type == "decorator":
-                        stack.append((dec, owner_ctx))
-                if value is None:
+                if value is None or value.type not in _FUNC_VALUES or not qn:
                     continue
                 name = _member_name(_field(m, "name") or _field(m, "property"))
-                if value.type in _FUNC_VALUES and qn:
-                    msig = self.add_symbol(name, f"{qn}.{name}", "method", m, _params_text(value), mt, qn,
-                                           _member_visibility(m, name), m)
-                    self.registry[value.id] = (f"{qn}.{name}", msig)
-                stack.append((value, owner_ctx))
-            elif mt in ("class_static_block", "decorator", "method_definition"):
-                stack.append((m, owner_ctx))
+                msig = self.add_symbol(name, f"{qn}.{name}", "method", m, _params_text(value), mt, qn,
+                                       _member_visibility(m, name), m)
+                self.registry[value.id] = (f"{qn}.{name}", msig)
+        return owner_ctx
 
     def heritage(self, node: TSNode, info: ClassInfo, ctx: Ctx | None, scope: Scope) -> None:
         """``extends`` (value expression) and TS ``implements`` clauses."""
@@ -1016,8 +1074,7 @@ class _Extractor:
             info.base_external = True
         if ctx is None:
             return
-        if value.type == "call_expression":  # mixin(Base): walk it for calls, no EXTENDS
-            self.on_call(value, ctx)
+        if value.type == "call_expression":  # mixin(Base): no EXTENDS (the walk sees the call)
             return
         tgt = self.binding_target(b, _written(value), _last_name(value), ["class"]) if b is not None else None
         if tgt is None and b is None and value.type == "identifier" and _t(value) not in JS_GLOBALS:
@@ -1132,8 +1189,17 @@ class _Extractor:
         if t == "as_expression":
             kids = tnode.named_children
             return self.type_binding(kids[-1], scope) if len(kids) == 2 else None
+        if t == "call_expression":  # the declared return type of a function of this file
+            fb = scope.lookup(_t(_field(tnode, "function")))
+            if fb is None or fb.kind != "sym" or fb.sym_kind != "function" or fb.type_node is None:
+                return None
+            return self.type_of(fb)
         if t == "generic_type":
-            return self.type_binding(_field(tnode, "name"), scope)
+            name = _field(tnode, "name")
+            args = _field(tnode, "type_arguments")
+            if _t(name) == "Promise" and args is not None and args.named_children:  # awaited value
+                return self.type_binding(args.named_children[0], scope)
+            return self.type_binding(name, scope)
         if t in ("type_identifier", "nested_type_identifier", "identifier"):
             return self.class_binding(tnode, scope)
         if t in ("union_type", "parenthesized_type"):
@@ -1220,7 +1286,7 @@ class _Extractor:
         if obj is None or prop is None:
             return None
         member = _t(prop)
-        written = _written(fn)
+        written = _callee_text(fn, member)
         obj = _unwrap(obj)
         ot = obj.type
         if ot == "this":
@@ -1228,10 +1294,12 @@ class _Extractor:
             if cls is None or not cls.qn:
                 tb = self.type_of(b) if (b := ctx.scope.lookup("this")) is not None else None
                 return self.typed_target(tb, member, written) if tb is not None else self.unknown_target(written, member)
-            inherited_external = cls.base_external and member not in cls.members
-            name = None if inherited_external or member in BUILTIN_METHODS else member
-            extra = {"external": cls.base.pkg} if inherited_external and cls.base is not None else {}
-            return Target(written, [{"owner": cls.qn, "member": member, "how": "self"}], name, ["method"], extra)
+            if cls.base_external and member not in cls.members and cls.base is not None:
+                # Inherited from a package class (React.Component.setState): one stub per library member.
+                return Target(f"{_ext_ident(cls.base)}.{member}", [{"owner": cls.qn, "member": member, "how": "self"}],
+                              None, None, {"external": cls.base.pkg})
+            name = None if member in BUILTIN_METHODS else member
+            return Target(written, [{"owner": cls.qn, "member": member, "how": "self"}], name, ["method"])
         if ot == "super":
             cls = ctx.cls
             if cls is None or not cls.qn:
@@ -1260,7 +1328,7 @@ class _Extractor:
                 return self.unknown_target(written, member)
             if _written(obj) == "module.exports" and ctx.scope.lookup("module") is None:
                 return Target(written, [{"qn": f"{self.mod}.{member}", "how": "same_module"}], member, ["function"])
-        if ot in ("new_expression", "as_expression"):
+        if ot in ("new_expression", "as_expression", "call_expression"):
             tb = self.type_binding(obj, ctx.scope)
             if tb is not None:
                 return self.typed_target(tb, member, written)
@@ -1434,6 +1502,30 @@ class _Extractor:
             if obj is not None and obj.type == "this" and cls is not None and cls.qn and _t(prop) in cls.methods:
                 self.ref("CALLS", ctx, Target(_written(expr), [{"owner": cls.qn, "member": _t(prop), "how": "self"}],
                                               _t(prop), ["method"]), expr, callback=True)
+
+
+_INTERESTING = (
+    "call_expression", "new_expression", "jsx_opening_element", "jsx_self_closing_element", "object",
+    "function_declaration", "generator_function_declaration", "function_expression", "function",
+    "generator_function", "arrow_function", "method_definition", "class_declaration", "abstract_class_declaration",
+    "class", "interface_declaration", "internal_module", "ambient_declaration", "export_statement",
+)
+
+
+@cache
+def _interesting_query(language: str) -> Query:
+    """One alternation over the node types the walk handles (those the grammar has):
+    tree-sitter's C side finds them, so Python never visits identifiers or literals."""
+    lang = get_language(language)  # type: ignore[arg-type]
+    kinds = [k for k in _INTERESTING if lang.id_for_node_kind(k, True)]
+    return Query(lang, "[" + " ".join(f"({k})" for k in kinds) + "] @n")
+
+
+def _interesting(language: str, root: TSNode) -> list[TSNode]:
+    """Nodes of ``_INTERESTING`` types in document order, an enclosing node first."""
+    nodes = QueryCursor(_interesting_query(language)).captures(root).get("n", [])
+    nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
+    return nodes
 
 
 def _opaque(node: TSNode, t: str) -> bool:

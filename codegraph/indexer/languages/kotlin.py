@@ -30,6 +30,17 @@ from codegraph.indexer.languages._jvm_like import (
 from codegraph.indexer.records import FileExtraction
 
 LANG = "kotlin"
+# Kotlin standard-library functions called unqualified everywhere: when the file's own
+# candidates miss, a repo method of the same name (okio's ``require``) is no match.
+STDLIB_FUNCTIONS = frozenset(
+    "require requireNotNull check checkNotNull error println print TODO run let apply also with takeIf takeUnless "
+    "repeat lazy synchronized listOf listOfNotNull mutableListOf arrayListOf setOf mutableSetOf hashSetOf "
+    "linkedSetOf mapOf mutableMapOf hashMapOf linkedMapOf emptyList emptySet emptyMap emptyArray arrayOf "
+    "arrayOfNulls intArrayOf longArrayOf byteArrayOf charArrayOf booleanArrayOf doubleArrayOf floatArrayOf "
+    "sequenceOf sequence buildList buildSet buildMap buildString maxOf minOf assert contract callsInPlace "
+    "returns suspendCoroutine suspendCancellableCoroutine coroutineScope supervisorScope withContext "
+    "launch async runBlocking delay yield atomic".split()
+)
 _LITERALS = {"string_literal": "String", "integer_literal": "Int", "character_literal": "Char",
              "boolean_literal": "Boolean", "real_literal": "Double", "long_literal": "Long"}
 
@@ -423,7 +434,8 @@ class _Kotlin(ClassBasedExtractor):
             pkg = self.names.package
             cands.append({"qn": f"{pkg}.{name}" if pkg else name, "how": "same_module"})
             cands.extend({"qn": f"{w}.{name}", "how": "import"} for w in self.names.wildcards)
-            self.b.ref("CALLS", sc, name, n, cands, name=name, name_kinds=["function", "method"], arity=nargs)
+            fallback = None if name in STDLIB_FUNCTIONS else name
+            self.b.ref("CALLS", sc, name, n, cands, name=fallback, name_kinds=["function", "method"], arity=nargs)
             return
         if callee.type != "navigation_expression" or not callee.named_children:
             return

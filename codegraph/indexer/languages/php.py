@@ -66,6 +66,7 @@ class _Extractor:
         self.ns_starts: list[int] = []
         self.ns_list: list[tuple[int, _Namespace]] = []  # (end byte, namespace) by start
         self.props: dict[str, dict[str, list[str]]] = {}  # class qn -> property -> class qn candidates
+        self.global_ns = _Namespace("")
 
     # -- namespaces ----------------------------------------------------------------
     def _namespaces(self, events: list[tuple[int, int, str, TSNode]]) -> None:
@@ -96,7 +97,7 @@ class _Extractor:
             if pos < end:
                 return ns
             i -= 1
-        return _GLOBAL
+        return self.global_ns
 
     def _use(self, node: TSNode) -> None:
         ns = self._ns_at(node.start_byte)
@@ -403,6 +404,8 @@ class _Extractor:
         sc.locals[var] = types
 
     def _expr_types(self, expr: TSNode | None, sc: _Scope) -> list[str]:
+        while expr is not None and expr.type == "parenthesized_expression" and expr.named_children:
+            expr = expr.named_children[0]
         if expr is None:
             return []
         if expr.type == "object_creation_expression":
@@ -529,9 +532,6 @@ class _Extractor:
         if any(c.type in ("variable_name", "dynamic_variable_name", "expression") for c in s.named_children):
             return None
         return "".join(ts.text(c) for c in s.named_children if c.type == "string_content") or None
-
-
-_GLOBAL = _Namespace("")
 
 
 def _is_test_path(path: str) -> bool:

@@ -118,6 +118,7 @@ _LITERAL_TYPES = frozenset({
 })
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _STRING_PREFIX = re.compile(r"^[rRuUbB]*('''|\"\"\"|'|\")")
+_CODING = re.compile(rb"\A(?:[^\n]*\n)?[ \t\f]*#[^\n]*?coding[:=][ \t]*([-\w.]+)")
 _TEST_NAME = re.compile(r"^(test_.*|.*_test)\.pyi?$")
 
 # Sentinels of the flow-insensitive type inference.
@@ -273,10 +274,12 @@ class _Extractor:
 
     # -- driver -------------------------------------------------------------------------
     def run(self) -> FileExtraction:
+        src = self.src
+        # Parse (and slice text from) UTF-8; hashes and sizes stay those of the raw bytes.
+        self.src = _to_utf8(src)
         tree = ts.parse(LANGUAGE, self.src)
         root = tree.root_node
         had_error, status, msgs = ts.coverage(root)
-        src = self.src
         line_count = src.count(b"\n") + (0 if not src or src.endswith(b"\n") else 1)
         fr = FileRecord(
             repo=self.repo, path=self.path, language=LANGUAGE, content_hash=ts.content_hash(src),
@@ -1163,6 +1166,21 @@ def _entity_export(ent: tuple[Any, ...], attrs: list[str]) -> dict[str, Any] | N
             return {"file": _paths(ent[3]), "export": ent[2]}
         return {"file": _paths(_child_stems(ent[3], [ent[2], *attrs[:-1]])), "export": attrs[-1]}
     return None
+
+
+def _to_utf8(src: bytes) -> bytes:
+    """Re-encode a file declaring another encoding (PEP 263 cookie in its first two
+    lines) so that tree-sitter, which reads UTF-8, sees the real characters."""
+    m = _CODING.search(src[:400])
+    if m is None:
+        return src
+    codec = m.group(1).decode("ascii", "replace").lower().replace("_", "-")
+    if codec in ("utf-8", "utf8", "utf-8-sig"):
+        return src
+    try:
+        return src.decode(codec).encode("utf-8")
+    except (LookupError, UnicodeError):
+        return src
 
 
 def _start(n: Node) -> int:

@@ -16,6 +16,7 @@ enclosing symbol by byte-range containment, so the tree is walked once, in C.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,6 +82,9 @@ class _Alt:
     guess: bool = False  # nothing in scope names it: only a plausible reading
 
 
+_VERSION = re.compile(r"-\d+\.\d+(\.\d+)?([-+.][\w.]*)?$")
+
+
 def _norm(s: str) -> str:
     return " ".join(s.split())
 
@@ -106,7 +110,9 @@ class _Layout:
             self.src_dir = "/".join(crate_dir + ["src"]) if crate_dir else "src"
             root_file = False
             bin_root = k is not None and len(rel) == 1
-        self.prefix: tuple[str, ...] = (crate_dir[-1].replace("-", "_"),) if crate_dir else ()
+        # a crate directory is named after the crate, perhaps with its version
+        # (`serde-1.0.210` in cargo's registry): `use serde::x` names it
+        self.prefix: tuple[str, ...] = (_VERSION.sub("", crate_dir[-1]).replace("-", "_"),) if crate_dir else ()
         segs = list(rel) + ([] if root_file or stem == "mod" else [stem])
         self.module: tuple[str, ...] = self.prefix + tuple(s.replace("-", "_") for s in segs)
         self.is_root = root_file or bin_root or path.endswith("build.rs") and not rel
@@ -142,6 +148,9 @@ class _Extractor:
         self.fields: dict[str, dict[str, TSNode]] = {}  # type qn -> field -> type node
         self.aliases: dict[str, dict[str, TSNode]] = {}  # module -> alias -> type node
         self.test_file = self._is_test_path(path)
+        self.seen: dict[tuple[str, str], SymbolRecord] = {}
+        self.decor_of: dict[int, tuple[str, str]] = {}  # item node id -> (attributes, doc comment)
+        self.resolved: dict[tuple[Any, ...], list[_Alt]] = {}
 
     @staticmethod
     def _is_test_path(path: str) -> bool:
@@ -153,51 +162,60 @@ class _Extractor:
         self, node: TSNode, kind: str, qn: str, name: str, params: str, parent: str | None,
         visibility: str, sig_extra: str = "",
     ) -> SymbolRecord:
-        head = node.text[: (node.child_by_field_name("body").start_byte - node.start_byte)] \
-            if node.child_by_field_name("body") is not None and node.text else node.text
-        sig = _norm((head or b"").decode("utf-8", "replace"))[:300]
-        attrs = self._attributes(node)
+        body = node.child_by_field_name("body")
+        head = self.src[node.start_byte: body.start_byte if body is not None else node.end_byte]
+        sig = _norm(head.decode("utf-8", "replace"))[:300]
+        attrs, doc = self.decor_of.get(node.id, ("", ""))
         if attrs:
             sig = f"{attrs} {sig}"
+        sh = ts.signature_hash(kind, qn, f"{sig_extra}{params}")
+        seen = self.seen.get((qn, sh))
+        if seen is not None:
+            return seen  # the same item under another #[cfg(...)]: one symbol
         s = SymbolRecord(
-            repo=self.repo, qualified_name=qn,
-            signature_hash=ts.signature_hash(kind, qn, f"{sig_extra}{params}"),
+            repo=self.repo, qualified_name=qn, signature_hash=sh,
             name=name, kind=kind, language=LANG, language_kind=node.type, file=self.path,
             line=ts.line(node), end_line=ts.end_line(node), visibility=visibility,
-            content_hash=ts.content_hash(node.text or b""), signature=sig,
-            docstring=self._doc(node), parent=parent,
+            content_hash=ts.content_hash(self.src[node.start_byte:node.end_byte]), signature=sig,
+            docstring=doc, parent=parent,
         )
+        self.seen[(qn, sh)] = s
         self.symbols.append(s)
         return s
 
-    @staticmethod
-    def _attributes(node: TSNode) -> str:
-        out: list[str] = []
-        prev = node.prev_named_sibling
-        while prev is not None and prev.type in ("attribute_item", "line_comment", "block_comment"):
-            if prev.type == "attribute_item":
-                out.append(_norm(ts.text(prev)))
-            prev = prev.prev_named_sibling
-        return " ".join(reversed(out))
+    def _decorate(self, node: TSNode, pending: list[TSNode]) -> None:
+        """Attach the attributes and doc comments written right above ``node`` (on
+        consecutive lines) to it. Sibling walks would cost O(n) per item in tree-sitter."""
+        if not pending:
+            return
+        row = node.start_point[0]
+        picked: list[TSNode] = []
+        for d in reversed(pending):
+            if d.end_byte > node.start_byte or d.end_point[0] < row - 1:
+                break
+            picked.append(d)
+            row = d.start_point[0]
+        pending.clear()
+        if not picked:
+            return
+        picked.reverse()
+        attrs = " ".join(_norm(self._t(d)) for d in picked if d.type == "attribute_item")
+        docs = []
+        for d in picked:
+            t = self._t(d)
+            if d.type == "line_comment" and t.startswith("///"):
+                docs.append(t[3:].strip())
+            elif d.type == "block_comment" and t.startswith("/**"):
+                docs.append(t[3:-2].strip())
+        self.decor_of[node.id] = (attrs, "\n".join(docs)[:2000])
 
-    @staticmethod
-    def _doc(node: TSNode) -> str:
-        lines: list[str] = []
-        prev = node.prev_named_sibling
-        while prev is not None and prev.type in ("line_comment", "attribute_item", "block_comment"):
-            t = ts.text(prev)
-            if prev.type == "line_comment" and t.startswith("///"):
-                lines.append(t[3:].strip())
-            elif prev.type == "block_comment" and t.startswith("/**"):
-                lines.append(t[3:-2].strip())
-            prev = prev.prev_named_sibling
-        return "\n".join(reversed(lines))[:2000]
+    def _t(self, node: TSNode | None) -> str:
+        return "" if node is None else self.src[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
-    @staticmethod
-    def _visibility(node: TSNode) -> str:
+    def _visibility(self, node: TSNode) -> str:
         for c in node.children:
             if c.type == "visibility_modifier":
-                t = ts.text(c)
+                t = self._t(c)
                 return "public" if t == "pub" else "internal"
             if c.is_named and c.type not in ("attribute_item", "line_comment"):
                 break
@@ -222,24 +240,43 @@ class _Extractor:
         )
         self.symbols.append(fsym)
         caps = ts.captures(LANG, "tags", root)
+        src = self.src
+        # document order, outer before inner; the running index keeps tuples from ever
+        # comparing nodes
         events = sorted(
-            ((n.start_byte, -n.end_byte, name, n) for name, nodes in caps.items() for n in nodes),
-            key=lambda e: (e[0], e[1]),
+            (n.start_byte, -n.end_byte, i, name, n)
+            for name, nodes in caps.items() if name != "decor"
+            for i, n in enumerate(nodes)
         )
+        decor = [n for n in caps.get("decor", ()) if n.type == "attribute_item"
+                 or src[n.start_byte:n.start_byte + 3] in (b"///", b"/**", b"//!", b"/*!")]
         file_scope = _Scope(
             end=len(self.src) + 1, kind="file", module=self.layout.module, prefix=self.layout.module,
             source_qn=mqn, source_sig=fsym.signature_hash, is_test=self.test_file,
         )
-        self._definitions(events, file_scope)
+        defs = [e for e in events if e[3][0] in "du"]  # def.* and use
+        self._definitions(defs, decor, file_scope)
         self._references(events, file_scope)
         return FileExtraction(file=fr, symbols=self.symbols, references=self.refs, exports=self.exports, errors=msgs)
 
-    def _definitions(self, events: list[tuple[int, int, str, TSNode]], file_scope: _Scope) -> None:
+    def _definitions(self, events: list[tuple[int, int, int, str, TSNode]], decor: list[TSNode],
+                     file_scope: _Scope) -> None:
         self._collect_names(events)
+        self.resolved.clear()  # readings cached while `use`s were still being collected
         stack = [file_scope]
-        for start, _, cap, node in events:
-            if not cap.startswith("def."):
+        pending: list[TSNode] = []
+        k, nd = 0, len(decor)
+        for start, _, _, cap, node in events:
+            if cap == "use":
                 continue
+            if k < nd and decor[k].start_byte < start:
+                while k < nd and decor[k].start_byte < start:
+                    d = decor[k]
+                    if pending and pending[-1].end_point[0] < d.start_point[0] - 1:
+                        pending.clear()
+                    pending.append(d)
+                    k += 1
+                self._decorate(node, pending)
             while stack[-1].end <= start:
                 stack.pop()
             new = self._define(cap, node, stack[-1])
@@ -247,12 +284,12 @@ class _Extractor:
                 self.scope_of[node.id] = new
                 stack.append(new)
 
-    def _collect_names(self, events: list[tuple[int, int, str, TSNode]]) -> None:
+    def _collect_names(self, events: list[tuple[int, int, int, str, TSNode]]) -> None:
         """Module-level item names, type aliases and `use` bindings, before anything is
         resolved: Rust items are visible throughout their module regardless of order."""
         stack: list[tuple[int, str, tuple[str, ...]]] = [(len(self.src) + 1, "mod", self.layout.module)]
         uses: list[tuple[TSNode, tuple[str, ...], bool]] = []
-        for start, _, cap, node in events:
+        for start, _, _, cap, node in events:
             while stack[-1][0] <= start:
                 stack.pop()
             kind, module = stack[-1][1], stack[-1][2]
@@ -262,7 +299,7 @@ class _Extractor:
             if not cap.startswith("def.") or cap in ("def.field", "def.variant"):
                 continue
             name_node = node.child_by_field_name("name")
-            name = ts.text(name_node) if name_node is not None else ""
+            name = self._t(name_node) if name_node is not None else ""
             if kind == "mod" and name:
                 if cap == "def.alias":
                     tnode = node.child_by_field_name("type")
@@ -279,9 +316,9 @@ class _Extractor:
             sc = _Scope(0, "mod" if top else "fn", module, module, "", "")
             self._use(node, sc)
 
-    def _references(self, events: list[tuple[int, int, str, TSNode]], file_scope: _Scope) -> None:
+    def _references(self, events: list[tuple[int, int, int, str, TSNode]], file_scope: _Scope) -> None:
         stack = [file_scope]
-        for start, _, cap, node in events:
+        for start, _, _, cap, node in events:
             while stack[-1].end <= start:
                 stack.pop()
             sc = stack[-1]
@@ -312,7 +349,7 @@ class _Extractor:
             return self._impl(node, sc)
         if name_node is None:
             return None
-        name = ts.text(name_node)
+        name = self._t(name_node)
         vis = self._visibility(node)
         if sc.kind in ("trait",) or (sc.kind == "impl" and sc.generics.get("__trait__")):
             vis = "public"  # trait items are as visible as the trait
@@ -323,7 +360,7 @@ class _Extractor:
         qn = "::".join(qn_segs)
         if cap == "def.mod":
             body = node.child_by_field_name("body")
-            is_test = sc.is_test or "cfg(test)" in self._attributes(node).replace(" ", "")
+            is_test = sc.is_test or "cfg(test)" in self.decor_of.get(node.id, ("", ""))[0].replace(" ", "")
             if body is None:  # `mod x;` -> a file
                 files = [f"{self.layout.mod_dir}/{name}.rs", f"{self.layout.mod_dir}/{name}/mod.rs"]
                 self._ref("IMPORTS", self.path, "", f"mod {name}", node, [{"path": p, "how": "import"} for p in files],
@@ -340,7 +377,7 @@ class _Extractor:
             return scope
         if cap == "def.function":
             params = node.child_by_field_name("parameters")
-            ptext = ts.text(params)
+            ptext = self._t(params)
             in_type = sc.kind in ("impl", "trait")
             kind = "method" if in_type else "function"
             if sc.kind == "impl" and sc.owner:
@@ -349,7 +386,7 @@ class _Extractor:
             extra = ""
             trait_node = sc.generics.get("__trait__")
             if trait_node:
-                extra = "impl " + _norm(ts.text(trait_node[0])) + " "
+                extra = "impl " + _norm(self._t(trait_node[0])) + " "
             s = self._symbol(node, kind, qn, name, ptext, parent_qn, vis, sig_extra=extra)
             scope = _Scope(node.end_byte, "fn", sc.module, qn_segs, qn, s.signature_hash, owner=sc.owner,
                            is_test=sc.is_test or "#[test]" in s.signature)
@@ -382,13 +419,13 @@ class _Extractor:
                 n = p.child_by_field_name("name")
                 b = p.child_by_field_name("bounds")
                 if n is not None and b is not None:
-                    out[ts.text(n)] = [x for x in b.named_children if x.type != "lifetime"]
+                    out[self._t(n)] = [x for x in b.named_children if x.type != "lifetime"]
         for c in node.named_children:
             if c.type == "where_clause":
                 for pred in c.named_children:
                     left, b = pred.child_by_field_name("left"), pred.child_by_field_name("bounds")
                     if left is not None and b is not None:
-                        out[ts.text(left)] = [x for x in b.named_children if x.type != "lifetime"]
+                        out[self._t(left)] = [x for x in b.named_children if x.type != "lifetime"]
         return out
 
     def _impl(self, node: TSNode, sc: _Scope) -> _Scope:
@@ -474,7 +511,7 @@ class _Extractor:
         """(written path, bound name, is_glob) for every leaf of a use tree."""
         t = node.type
         if t in ("identifier", "crate", "self", "super", "metavariable"):
-            name = ts.text(node)
+            name = self._t(node)
             if name == "self" and base:
                 return [(base, base[-1], False)]
             return [(base + (name,), name, False)]
@@ -484,7 +521,7 @@ class _Extractor:
         if t == "use_as_clause":
             p, a = node.child_by_field_name("path"), node.child_by_field_name("alias")
             inner = self._use_tree(p, base) if p is not None else []
-            return [(w, ts.text(a), g) for w, _, g in inner] if a is not None else inner
+            return [(w, self._t(a), g) for w, _, g in inner] if a is not None else inner
         if t == "use_wildcard":
             inner = node.named_children[0] if node.named_children else None
             segs = self._path_segments(inner) if inner is not None else ()
@@ -506,11 +543,11 @@ class _Extractor:
             return ()
         t = node.type
         if t in ("identifier", "type_identifier", "crate", "self", "super", "metavariable", "field_identifier"):
-            return (ts.text(node),)
+            return (self._t(node),)
         if t in ("scoped_identifier", "scoped_type_identifier"):
             p = node.child_by_field_name("path")
             n = node.child_by_field_name("name")
-            return self._path_segments(p) + ((ts.text(n),) if n is not None else ())
+            return self._path_segments(p) + ((self._t(n),) if n is not None else ())
         if t == "generic_type":
             return self._path_segments(node.child_by_field_name("type"))
         if t == "bracketed_type":
@@ -548,9 +585,16 @@ class _Extractor:
         return None
 
     def _resolve(self, segs: tuple[str, ...], sc: _Scope, use_path: bool = False) -> list[_Alt]:
-        """Readings of a written path, most likely first."""
+        """Readings of a written path, most likely first (cached per module and Self)."""
         if not segs:
             return []
+        key = (segs, sc.module, sc.owner, use_path)
+        hit = self.resolved.get(key)
+        if hit is None:
+            hit = self.resolved[key] = self._resolve_uncached(segs, sc, use_path)
+        return hit
+
+    def _resolve_uncached(self, segs: tuple[str, ...], sc: _Scope, use_path: bool) -> list[_Alt]:
         first, rest = segs[0], segs[1:]
         module = sc.module
         if first == "crate":
@@ -708,7 +752,7 @@ class _Extractor:
                     pat = pat.named_children[-1]
                 if pat is not None and pat.type == "identifier":
                     owners = self._owners_of_type(p.child_by_field_name("type"), sc)
-                    sc.locals[ts.text(pat)] = (owners, "receiver_type" if owners else "")
+                    sc.locals[self._t(pat)] = (owners, "receiver_type" if owners else "")
 
     def _let(self, node: TSNode, sc: _Scope) -> None:
         pat = node.child_by_field_name("pattern")
@@ -724,7 +768,7 @@ class _Extractor:
             how = "receiver_type"
         else:
             owners, how = self._expr_owners(node.child_by_field_name("value"), sc)
-        sc.locals[ts.text(pat)] = (owners, how if owners else "")
+        sc.locals[self._t(pat)] = (owners, how if owners else "")
 
     def _expr_owners(self, node: TSNode | None, sc: _Scope) -> tuple[list[_Alt], str]:
         """Readings of the type an expression evaluates to, when visible in the code."""
@@ -738,7 +782,7 @@ class _Extractor:
         if t == "self":
             return self._self_alt(sc), "self"
         if t == "identifier":
-            v = sc.locals.get(ts.text(node))
+            v = sc.locals.get(self._t(node))
             return (list(v[0]), v[1]) if v else ([], "")
         if t == "struct_expression":
             segs = self._path_segments(node.child_by_field_name("name"))
@@ -748,7 +792,7 @@ class _Extractor:
         if t == "call_expression":
             fn = node.child_by_field_name("function")
             if fn is not None and fn.type == "field_expression":
-                meth = ts.text(fn.child_by_field_name("field"))
+                meth = self._t(fn.child_by_field_name("field"))
                 if meth in ("unwrap", "expect", "clone", "unwrap_or_default", "to_owned"):
                     return self._expr_owners(fn.child_by_field_name("value"), sc)
                 return [], ""
@@ -762,7 +806,7 @@ class _Extractor:
             return [], ""
         if t == "field_expression":
             base, _ = self._expr_owners(node.child_by_field_name("value"), sc)
-            fname = ts.text(node.child_by_field_name("field"))
+            fname = self._t(node.child_by_field_name("field"))
             for b in base:
                 ftype = self.fields.get("::".join(b.segs), {}).get(fname)
                 if ftype is not None:
@@ -782,7 +826,7 @@ class _Extractor:
                 return
         if fn.type == "field_expression":
             recv = fn.child_by_field_name("value")
-            meth = ts.text(fn.child_by_field_name("field"))
+            meth = self._t(fn.child_by_field_name("field"))
             if not meth or meth.isdigit():
                 return
             self._method_call(node, recv, meth, sc)
@@ -791,7 +835,7 @@ class _Extractor:
             segs = self._path_segments(fn)
             if not segs:
                 return
-            self._path_call(node, segs, ts.text(fn), sc)
+            self._path_call(node, segs, self._t(fn), sc)
 
     def _path_call(self, node: TSNode, segs: tuple[str, ...], written: str, sc: _Scope) -> None:
         if len(segs) == 1:
@@ -804,27 +848,32 @@ class _Extractor:
             if sc.kind == "fn":
                 # a nested fn declared in this function body
                 cands.append({"qn": sc.source_qn + "::" + name, "how": "same_module"})
+            if self._is_external(segs, sc):
+                return  # `use std::mem::swap; swap(..)`
             cands += self._item_candidates(segs, sc)
-            ext = self._is_external(segs, sc)
-            self._ref("CALLS", sc.source_qn, sc.source_sig, written, node, cands,
-                      name=None if ext else name, name_kinds=["function"])
+            self._ref("CALLS", sc.source_qn, sc.source_sig, written, node, cands, name=name,
+                      name_kinds=["function"])
             return
         if self._is_external(segs, sc):
-            self._ref("CALLS", sc.source_qn, sc.source_sig, written, node, [], name=None)
-            return
+            return  # std / core / prelude (`Vec::new`, `std::mem::take`): outside any repository
         cands = self._member_candidates(segs, sc)
         self._ref("CALLS", sc.source_qn, sc.source_sig, written, node, cands,
                   name=segs[-1], name_kinds=["function", "method", "field"])
 
     def _method_call(self, node: TSNode, recv: TSNode | None, meth: str, sc: _Scope) -> None:
         owners, how = self._expr_owners(recv, sc)
-        rtext = ts.text(recv) if recv is not None else "?"
-        written = f"{rtext}.{meth}" if len(rtext) <= 40 and "\n" not in rtext else f"?.{meth}"
         std = meth in STD_METHODS
         if owners and not all(o.guess for o in owners):
+            if all(o.external for o in owners):
+                return  # a method of a std type (`f: &mut fmt::Formatter`, `f.write_str(..)`)
+            # a stub is named after the receiver's type, so one missing method of one
+            # type is one stub however its receivers are called
+            written = f"{owners[0].segs[-1]}::{meth}"
             self._ref("CALLS", sc.source_qn, sc.source_sig, written, node,
                       self._owner_candidates(owners, meth, how), optional=std, name=None)
             return
+        rtext = self._t(recv) if recv is not None else "?"
+        written = f"{rtext}.{meth}" if len(rtext) <= 40 and "\n" not in rtext else f"?.{meth}"
         # unknown receiver (or a type nothing in scope names): the unique method of
         # that name in the repository, else an ambiguous / missing stub
         self._ref("CALLS", sc.source_qn, sc.source_sig, written, node,
@@ -839,24 +888,25 @@ class _Extractor:
         while i < n:
             tok = toks[i]
             if tok.type == "token_tree":
-                self._macro_calls(tok, sc)
+                if not (i > 0 and toks[i - 1].type == "#"):  # `#[cfg(x)]` inside a macro: no calls
+                    self._macro_calls(tok, sc)
                 i += 1
                 continue
             if tok.type in ("identifier", "self", "crate", "super") and (i == 0 or toks[i - 1].type != "."):
-                segs = [ts.text(tok)]
+                segs = [self._t(tok)]
                 j = i + 1
                 while j + 1 < n and toks[j].type == "::" and toks[j + 1].type in ("identifier", "super", "self"):
-                    segs.append(ts.text(toks[j + 1]))
+                    segs.append(self._t(toks[j + 1]))
                     j += 2
-                if j < n and toks[j].type == "token_tree" and ts.text(toks[j]).startswith("("):
+                if j < n and toks[j].type == "token_tree" and self._t(toks[j]).startswith("("):
                     if segs[-1] not in ("self", "super", "crate") and not (i > 0 and toks[i - 1].type == "!"):
                         self._path_call(toks[i], tuple(segs), "::".join(segs), sc)
                     i = j
                     continue
                 # `recv.method(` with recv a single identifier or self
                 if (len(segs) == 1 and j + 2 < n and toks[j].type == "." and toks[j + 1].type == "identifier"
-                        and toks[j + 2].type == "token_tree" and ts.text(toks[j + 2]).startswith("(")):
-                    meth = ts.text(toks[j + 1])
+                        and toks[j + 2].type == "token_tree" and self._t(toks[j + 2]).startswith("(")):
+                    meth = self._t(toks[j + 1])
                     self._method_call(toks[j + 1], tok, meth, sc)
                     i = j + 2
                     continue

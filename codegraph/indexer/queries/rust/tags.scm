@@ -24,3 +24,9 @@
 ; references
 (call_expression) @call
 (macro_invocation (token_tree) @macro_args)
+
+; decorations: attributes and doc comments attach to the item that follows them
+; (plain comments are dropped by the extractor: a text predicate here costs more)
+(attribute_item) @decor
+(line_comment) @decor
+(block_comment) @decor

@@ -1,0 +1,19 @@
+import pkg.store
+from pkg.store import Base, Derived
+
+
+def make_derived():
+    return Derived(1)
+
+
+def nested_attr(obj):
+    return obj.inner()
+
+
+class Child2(Base):
+    def step(self):
+        return super().step()
+
+
+def qualified():
+    return pkg.store.Missing.save(1)

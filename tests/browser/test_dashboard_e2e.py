@@ -1,0 +1,241 @@
+"""End to end in a real browser: `codegraph dashboard` on an indexed repository, driven by
+Playwright through Debian's Chromium (/usr/bin/chromium; never `playwright install`).
+
+Opens every page, performs an impact exploration the way the tech lead does (type a
+target, read the evidence, narrow, inspect a node, export the re-check list), follows a
+search hit to its blast radius, and fails on any Streamlit exception element.
+Screenshots go to artifacts/browser/ (git-ignored). Skipped, saying why, when Chromium
+or Playwright is missing, unless CODEGRAPH_REQUIRE_SERVICES=1.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.dashboard.shop import SAVE_CALLERS, Indexed, dashboard_env, index_shop, write_shop
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "artifacts" / "browser"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PAGES = {"": "Overview", "search": "Search", "impact": "Impact", "coverage": "Coverage", "health": "Health",
+         "cypher": "Cypher console"}
+
+
+def _skip_or_fail(reason: str) -> None:
+    if os.environ.get("CODEGRAPH_REQUIRE_SERVICES", "") == "1":
+        pytest.fail(f"browser test required but cannot run: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"dashboard exited with {proc.returncode}: {log.read_text(errors='replace')[-2000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    pytest.fail(f"dashboard did not answer within {timeout:.0f} s: {log.read_text(errors='replace')[-2000:]}")
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory) -> Indexed:
+    root = write_shop(tmp_path_factory.mktemp("e2e-shop"))
+    return index_shop(root, tmp_path_factory.mktemp("e2e-home"))
+
+
+@pytest.fixture(scope="module")
+def dashboard(indexed: Indexed, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """URL of `codegraph dashboard` serving the indexed shop; stopped afterwards."""
+    if not CHROMIUM.exists():
+        _skip_or_fail(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        _skip_or_fail("the playwright Python package is missing (pip install playwright)")
+    exe = shutil.which("codegraph", path=str(Path(sys.executable).parent)) or shutil.which("codegraph")
+    if exe is None:
+        pytest.fail("the `codegraph` console script is not installed (make install)")
+    port = _free_port()
+    log = tmp_path_factory.mktemp("e2e-log") / "dashboard.log"
+    env = {**os.environ, **dashboard_env(indexed.home)}
+    with log.open("wb") as out:
+        # Own session: the dashboard and the Streamlit child it starts are stopped together.
+        proc = subprocess.Popen([exe, "dashboard", "--port", str(port)], cwd=ROOT, env=env, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, proc, log)
+        yield url
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=15)
+        except ProcessLookupError:
+            pass
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser(dashboard: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    # Tall viewport: Streamlit scrolls inside its own container, so full_page cannot
+    # capture below the fold.
+    ctx = browser.new_context(viewport={"width": 1500, "height": 2400}, accept_downloads=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(30_000)
+    try:
+        yield pg
+    finally:
+        ctx.close()
+
+
+def idle(pg: Any) -> None:
+    """Wait until the script run settled (components may trigger one more run)."""
+    for _ in range(3):
+        pg.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=60_000)
+        pg.wait_for_timeout(700)
+    pg.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=60_000)
+
+
+def no_exception(pg: Any, where: str) -> None:
+    n = pg.locator('[data-testid="stException"]').count()
+    assert n == 0, f"{where}: {n} Streamlit exception(s): {pg.locator('[data-testid=stException]').first.inner_text()}"
+
+
+def shot(pg: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def test_every_page_opens(dashboard: str, page: Any) -> None:
+    for path, title in PAGES.items():
+        page.goto(f"{dashboard}/{path}")
+        idle(page)
+        no_exception(page, title)
+        assert page.locator("h1").first.inner_text().strip() == title
+        assert page.locator('[data-testid="stAlertContentError"]').count() == 0, title
+        shot(page, f"page-{path or 'overview'}")
+    # The Cypher console tells the embedded user why it is unavailable.
+    assert "needs Neo4j" in page.locator('[data-testid="stAlert"]').first.inner_text()
+
+
+def test_impact_exploration(dashboard: str, page: Any) -> None:
+    page.goto(f"{dashboard}/impact")
+    idle(page)
+    box = page.get_by_role("textbox", name="Target")
+    box.fill("save")
+    box.press("Enter")
+    idle(page)
+    no_exception(page, "impact picker")
+    body = page.locator('[data-testid="stMain"]')
+    # Two functions are named save: the picker lists both (kind, file, repo); take both.
+    picker = page.locator('[data-testid="stMultiSelect"]').first
+    assert "Matches (2)" in picker.inner_text()
+    picker.locator("input").click()
+    option = page.get_by_role("option").filter(has_text="shop/store.py:4")
+    assert "function" in option.inner_text() and "shop" in option.inner_text()
+    option.click()
+    page.keyboard.press("Escape")
+    idle(page)
+    no_exception(page, "impact two targets")
+    assert "Evidence: 5 of 5 callers" in body.inner_text()
+    shot(page, "impact-0-two-targets")
+
+    # The tech lead's target exactly: its four callers.
+    box.fill("shop.store.save")
+    box.press("Enter")
+    idle(page)
+    assert "Evidence: 4 of 4 callers" in body.inner_text()
+    # The graph is drawn: the agraph component iframe holds a vis-network canvas.
+    frame = page.frame_locator('iframe[title="streamlit_agraph.agraph"]')
+    frame.locator("canvas").first.wait_for(state="visible")
+    assert "★ target" in body.inner_text() and "test" in body.inner_text()  # the legend
+    shot(page, "impact-1-radius")
+
+    # Narrow: hide tests, then depth 2.
+    page.get_by_text("Hide tests").click()
+    idle(page)
+    no_exception(page, "hide tests")
+    assert "Evidence: 3 of 3 callers" in body.inner_text()
+    shot(page, "impact-2-no-tests")
+
+    # Inspect a node: its source lines and why it is there.
+    detail = page.locator('[data-testid="stSelectbox"]').filter(has_text="Node details")
+    detail.click()
+    page.get_by_role("option", name="shop.api.create_order").click()
+    idle(page)
+    no_exception(page, "node details")
+    text = body.inner_text()
+    assert "def create_order(payload):" in text and "Why it is here: depth 2" in text
+    shot(page, "impact-3-node-details")
+
+    # Export the re-check list as Markdown.
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="Re-check list (Markdown)").click()
+    md = Path(dl.value.path()).read_text(encoding="utf-8")
+    assert md.startswith("## Re-check list for `shop.store.save`")
+    for caller in SAVE_CALLERS - {"tests.test_orders.test_create_order"}:
+        assert f"`{caller}`" in md
+    assert "no supported relationship found" in md
+    idle(page)
+    no_exception(page, "export")
+
+
+def test_search_hit_leads_to_its_blast_radius(dashboard: str, page: Any) -> None:
+    page.goto(f"{dashboard}/search")
+    idle(page)
+    box = page.get_by_role("textbox", name="Query")
+    box.fill("persist a record in the database")
+    box.press("Enter")
+    idle(page)
+    no_exception(page, "search")
+    body = page.locator('[data-testid="stMain"]')
+    text = body.inner_text()
+    assert "1. shop.store.save" in text and "BM25-only" in text
+    shot(page, "search-hits")
+    page.get_by_role("button", name="Impact").first.click()
+    idle(page)
+    no_exception(page, "search -> impact")
+    assert page.url.rstrip("/").endswith("/impact")
+    assert "Evidence: 4 of 4 callers" in body.inner_text()
+    shot(page, "search-to-impact")
