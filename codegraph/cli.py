@@ -316,6 +316,12 @@ def _print_impact(res: Any, title: str) -> None:
                       "could not be linked: they may reach this target)", highlight=False)
     for f in res.freshness:
         console.print(f"[dim]graph of {f['repo']}: imported {f['last_imported_at']}, commit {f['commit'] or 'n/a'}[/dim]")
+        co = f.get("checkout")
+        if co and not co["matches_graph"]:
+            stale = co["changed_since"] + co["uncommitted"]
+            console.print(f"[yellow]this checkout is at {str(co['head'])[:12]}; {len(stale)} changed file(s) are not "
+                          f"in the graph: {', '.join(stale[:8])}{' ...' if len(stale) > 8 else ''} "
+                          f"(run codegraph index)[/yellow]", highlight=False)
     console.print(f"[dim]steps: {', '.join(f'{s.name} {s.ms:.1f} ms' for s in res.steps)}[/dim]")
     console.print(f"[dim]{res.notice}[/dim]")
 

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from codegraph.core.freshness import checkout_drift
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import (
     CALLS,
@@ -152,7 +153,7 @@ def freshness(store: GraphStore, repos: set[str] | None = None) -> list[dict[str
                 age = None
         out.append({"repo": p.get("name"), "commit": p.get("last_commit_sha"), "path": p.get("path"),
                     "last_imported_at": p.get("last_imported_at"), "last_checked_at": p.get("last_checked_at"),
-                    "age_hours": age})
+                    "age_hours": age, "checkout": checkout_drift(p.get("path"), p.get("last_commit_sha"))})
     return out
 
 

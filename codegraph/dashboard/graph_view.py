@@ -191,29 +191,30 @@ def build_impact_graph(
 
 def _layout(g: ImpactGraph) -> None:
     """Radial tree: targets in the middle, depth d on ring d, and every node inside the
-    angular sector of the node it reaches, sized by how many leaves hang below it, so
-    a branch stays together and never crosses another."""
-    children: dict[str, list[GNode]] = defaultdict(list)
-    roots: list[GNode] = []
+    angular sector of the node it reaches, sized by the leaves below it (a thin branch
+    gets a narrow fan, at most LEAF_ANGLE per leaf), so branches never cross. Several
+    targets sit on a small inner circle, each facing its own callers."""
     ids = {n.id for n in g.nodes}
+    targets = [n for n in g.nodes if n.role == "target"]
+    children: dict[str, list[GNode]] = defaultdict(list)
+    orphans: list[GNode] = []
     for n in g.nodes:
-        if n.role != "target" and n.parent in ids and n.parent != n.id:
+        if n.role == "target":
+            continue
+        if n.parent in ids and n.parent != n.id:
             children[n.parent].append(n)
-        elif n.role != "target":
-            roots.append(n)  # no drawn parent: hang it off the centre
+        else:
+            orphans.append(n)
     for lst in children.values():
         lst.sort(key=lambda n: (n.depth, n.label, n.id))
     leaves: dict[str, int] = {}
 
-    def count(n: GNode, seen: frozenset[str]) -> int:
-        if n.id in leaves:
-            return leaves[n.id]
-        kids = [k for k in children.get(n.id, []) if k.id not in seen]
-        leaves[n.id] = sum(count(k, seen | {n.id}) for k in kids) or 1
+    def count(n: GNode, path: frozenset[str] = frozenset()) -> int:
+        if n.id not in leaves:
+            kids = [k for k in children.get(n.id, []) if k.id not in path]
+            leaves[n.id] = sum(count(k, path | {n.id}) for k in kids) or 1
         return leaves[n.id]
 
-    targets = [n for n in g.nodes if n.role == "target"]
-    tops: list[GNode] = [c for t in targets for c in children.get(t.id, [])] + roots
     rings: dict[float, int] = defaultdict(int)
     for n in g.nodes:
         if n.role != "target":
@@ -221,40 +222,43 @@ def _layout(g: ImpactGraph) -> None:
     radius: dict[float, float] = {}
     r = 0.0
     for d in sorted(rings):
-        r = max(r + (RING_GAP if r else FIRST_RING * (d if d < 1 else 1)), rings[d] * NODE_SPACING / (2 * math.pi))
+        r = max(r + (RING_GAP if r else FIRST_RING * min(d, 1.0)), rings[d] * NODE_SPACING / (2 * math.pi))
         radius[d] = r
-
     placed: set[str] = set()
 
-    def place(n: GNode, lo: float, hi: float) -> None:
-        if n.id in placed:
+    def fan(kids: list[GNode], lo: float, hi: float) -> None:
+        kids = [k for k in kids if k.id not in placed]
+        weight = sum(count(k) for k in kids)
+        if not kids:
             return
-        placed.add(n.id)
-        # A thin branch gets a narrow fan, not half the circle: LEAF_ANGLE per leaf at most.
-        width = min(hi - lo, count(n, frozenset()) * LEAF_ANGLE)
-        mid = (lo + hi) / 2
-        lo, hi = mid - width / 2, mid + width / 2
-        a = (lo + hi) / 2 - math.pi / 2
-        n.x, n.y = round(radius[n.depth] * math.cos(a), 1), round(radius[n.depth] * math.sin(a), 1)
-        kids = [k for k in children.get(n.id, []) if k.id not in placed]
-        total = sum(count(k, frozenset({n.id})) for k in kids) or 1
-        at = lo
+        width = min(hi - lo, weight * LEAF_ANGLE)
+        at = (lo + hi - width) / 2
         for k in kids:
-            w = (hi - lo) * count(k, frozenset({n.id})) / total
+            w = width * count(k) / weight
             place(k, at, at + w)
             at += w
 
-    total = sum(count(n, frozenset()) for n in tops) or 1
+    def place(n: GNode, lo: float, hi: float) -> None:
+        placed.add(n.id)
+        a = (lo + hi) / 2 - math.pi / 2
+        n.x, n.y = round(radius[n.depth] * math.cos(a), 1), round(radius[n.depth] * math.sin(a), 1)
+        fan(children.get(n.id, []), lo, hi)
+
+    groups: list[tuple[GNode | None, list[GNode]]] = [(t, children.get(t.id, [])) for t in targets]
+    if orphans:
+        groups.append((None, orphans))
+    weights = [sum(count(k) for k in kids) or 1 for _, kids in groups]
+    total = sum(weights)
+    inner = 0.0 if len(targets) <= 1 else max(60.0, len(targets) * NODE_SPACING / (2 * math.pi))
     at = 0.0
-    for n in tops:
-        w = 2 * math.pi * count(n, frozenset()) / total
-        place(n, at, at + w)
-        at += w
-    # Several targets (overloads, members): a small circle in the middle.
-    tr = 0.0 if len(targets) == 1 else max(50.0, len(targets) * NODE_SPACING / (2 * math.pi))
-    for i, t in enumerate(targets):
-        a = 2 * math.pi * i / max(1, len(targets)) - math.pi / 2
-        t.x, t.y = round(tr * math.cos(a), 1), round(tr * math.sin(a), 1)
+    for (t, kids), w in zip(groups, weights, strict=True):
+        lo, hi = at, at + 2 * math.pi * w / total
+        at = hi
+        if t is not None:
+            a = (lo + hi) / 2 - math.pi / 2
+            t.x, t.y = round(inner * math.cos(a), 1), round(inner * math.sin(a), 1)
+            placed.add(t.id)
+        fan(kids, lo, hi)
 
 
 def _style(n: GNode, colour_by: str) -> None:
@@ -300,6 +304,14 @@ def agraph_payload(g: ImpactGraph) -> tuple[list[dict[str, Any]], list[dict[str,
         "x": n.x, "y": n.y, "physics": False, "font": {"size": 16 if n.role != "target" else 19, "strokeWidth": 3, "strokeColor": "#FFFFFF"},
         "borderWidth": 3 if n.role == "entry" else 1,
     } for n in g.nodes]
+    if g.nodes:
+        # vis-network fits node centres, not labels: two invisible corner nodes keep the
+        # outermost labels inside the frame.
+        xs, ys = [n.x for n in g.nodes], [n.y for n in g.nodes]
+        pad = 90.0
+        for i, (x, y) in enumerate(((min(xs) - pad, min(ys) - pad / 2), (max(xs) + pad, max(ys) + pad / 2))):
+            nodes.append({"id": f"pad|{i}", "label": " ", "title": " ", "shape": "dot", "size": 1, "x": x, "y": y,
+                          "physics": False, "color": "rgba(0,0,0,0)", "chosen": False})
     edges = [{
         "source": e.source, "target": e.target, "title": e.title, "color": "#9A9A9A",
         "dashes": e.via != CALLS, "arrows": "to", "width": 1,

@@ -32,8 +32,9 @@ class Snippet:
 
 
 def read_snippet(root: str | Path | None, rel: str, start: int, end: int | None = None, context: int = 0,
-                 max_lines: int = MAX_LINES) -> Snippet:
-    """Lines ``start - context`` .. ``end + context`` (1-based, inclusive) of ``root/rel``."""
+                 max_lines: int = MAX_LINES, mark: int | None = None) -> Snippet:
+    """Lines ``start - context`` .. ``end + context`` (1-based, inclusive) of ``root/rel``;
+    line ``mark`` (the evidence) is flagged with a leading '>'."""
     if not root or not rel:
         return Snippet("", 0, 0, "no checkout path recorded for this repository")
     base = Path(root).resolve()
@@ -60,7 +61,11 @@ def read_snippet(root: str | Path | None, rel: str, start: int, end: int | None 
         last = first + max_lines - 1
         note = f"first {max_lines} lines shown"
     width = len(str(last))
-    text = "\n".join(f"{n:>{width}}  {lines[n - 1]}" for n in range(first, last + 1))
+
+    def flag(n: int) -> str:
+        return ("> " if n == mark else "  ") if mark else ""
+
+    text = "\n".join(f"{flag(n)}{n:>{width}}  {lines[n - 1]}" for n in range(first, last + 1))
     return Snippet(text, first, last, note)
 
 

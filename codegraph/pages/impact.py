@@ -161,7 +161,8 @@ def _details(store: object, g: graph_view.ImpactGraph, res: ImpactResult, clicke
         if snip.text:
             st.code(snip.text, language=lang)
     if caller is not None and caller.evidence_file and caller.evidence_line:
-        ev = read_snippet(root, caller.evidence_file, caller.evidence_line, caller.evidence_line, context=2)
+        ev = read_snippet(root, caller.evidence_file, caller.evidence_line, caller.evidence_line, context=2,
+                          mark=caller.evidence_line)
         st.caption(f"Evidence {caller.evidence_file}:{caller.evidence_line}" if ev.text else ev.note)
         if ev.text:
             st.code(ev.text, language=lang)

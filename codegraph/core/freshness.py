@@ -1,0 +1,46 @@
+"""How current is the graph? Compares the commit a repo's graph reflects with the HEAD
+of the checkout the query runs from (worktrees resolve to their repository) and lists
+files changed since then that the graph does not reflect. Read-only: runs ``git``
+queries, never modifies a checkout."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+
+def _git(cwd: Path, *args: str) -> str | None:
+    try:
+        out = subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.rstrip() if out.returncode == 0 else None
+
+
+def _common_dir(path: Path) -> Path | None:
+    d = _git(path, "rev-parse", "--path-format=absolute", "--git-common-dir")
+    return Path(d).resolve() if d else None
+
+
+def checkout_drift(repo_path: str | None, graph_commit: str | None, cwd: Path | None = None,
+                   max_files: int = 50) -> dict[str, Any] | None:
+    """None when ``cwd`` is not a checkout of the repo at ``repo_path``; else
+    {"checkout": path, "head": sha, "matches_graph": bool, "changed_since": [paths],
+    "uncommitted": [paths]} (lists capped at ``max_files``)."""
+    if not repo_path:
+        return None
+    cwd = (cwd or Path.cwd()).resolve()
+    here, there = _common_dir(cwd), _common_dir(Path(repo_path))
+    if here is None or there is None or here != there:
+        return None
+    top = _git(cwd, "rev-parse", "--show-toplevel")
+    head = _git(cwd, "rev-parse", "HEAD")
+    changed: list[str] = []
+    if head and graph_commit and head != graph_commit:
+        diff = _git(cwd, "diff", "--name-only", graph_commit, head)
+        changed = diff.splitlines()[:max_files] if diff else []
+    status = _git(cwd, "status", "--porcelain", "--untracked-files=no") or ""
+    uncommitted = [line[3:] for line in status.splitlines()][:max_files]
+    return {"checkout": top, "head": head, "matches_graph": head == graph_commit and not uncommitted,
+            "changed_since": changed, "uncommitted": uncommitted}
