@@ -34,6 +34,7 @@ def main() -> int:
     ap.add_argument("--repo", default="stdlib", help="repository name in the graph")
     ap.add_argument("--reindex", action="store_true", help="index again even if the home holds the stdlib")
     ap.add_argument("--examples", type=int, default=3, help="disagreements printed per category")
+    ap.add_argument("--no-tests", action="store_true", help="sample only callables outside test files")
     ap.add_argument("--json", type=Path, default=None, help="also write the full report as JSON here")
     args = ap.parse_args()
 
@@ -70,9 +71,10 @@ def main() -> int:
           f"{counts['nodes'].get('Symbol', 0)} symbols, {counts['edges'].get('CALLS', 0)} CALLS edges")
 
     t = time.perf_counter()
-    rep = audit(graph, repo=args.repo, sample=args.sample, seed=args.seed)
+    rep = audit(graph, repo=args.repo, sample=args.sample, seed=args.seed, include_tests=not args.no_tests)
     wall = time.perf_counter() - t
-    print(f"\naudit of {len(rep.callables)} sampled callables (seed {args.seed}) in {wall:.1f} s")
+    scope = "outside test files" if args.no_tests else "test files included"
+    print(f"\naudit of {len(rep.callables)} sampled callables (seed {args.seed}, {scope}) in {wall:.1f} s")
     print("  steps: " + ", ".join(f"{s.name} {s.ms / 1000:.1f} s" for s in rep.steps))
     print("  files: " + ", ".join(f"{k} {v}" for k, v in sorted(rep.files.items())))
     for lang, fig in rep.languages.items():
@@ -84,8 +86,11 @@ def main() -> int:
         print(f"  judged (classified):  precision {_pct(s['precision'])}, recall {_pct(s['recall'])}  "
               f"(TP {j['true_positive']}, FP {j['false_positive']}, FN {j['false_negative']}, "
               f"flagged {j['flagged']})")
-        print(f"  flagged ambiguous stubs: {_pct(s['flagged_share'])} of the judged call-graph callers; "
-              f"recall counting them as misses {_pct(s['recall_flagged_as_missed'])}")
+        print(f"  flagged ambiguous stubs: {_pct(s['flagged_share'])} of the judged callers; recall counting "
+              f"them as misses {_pct(s['recall_flagged_as_missed'])}; weighted 1/candidates they are "
+              f"{s['flagged_expected']} callers, recall {_pct(s['recall_flagged_expected'])}")
+        print(f"  callables with no caller on either side: "
+              f"{sum(1 for c in rep.callables if c.language == lang and not c.expected and not c.actual)}")
         print(f"  per callable (macro):  raw precision {_pct(s['macro_raw_precision'])}, raw recall "
               f"{_pct(s['macro_raw_recall'])}; judged precision {_pct(s['macro_precision'])}, recall "
               f"{_pct(s['macro_recall'])}")

@@ -96,13 +96,17 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - t, out
 
 
+SERVER_PID_FILE = Path(__file__).resolve().parents[1] / ".services" / "neo4j" / "neo4j.pid"
+SERVER_PID: list[str] = []  # set by --server-pid
+
+
 def _server_cpu() -> float:
     """CPU seconds used so far by the local Neo4j JVM (0 when not found). Together with
     this process's own CPU time it gives a figure that does not depend on how busy the
     shared machine is: rows per CPU-second."""
-    pid_file = Path(__file__).resolve().parents[1] / ".services" / "neo4j" / "neo4j.pid"
     try:
-        fields = Path(f"/proc/{pid_file.read_text().strip()}/stat").read_text().rsplit(")", 1)[1].split()
+        pid = SERVER_PID[0] if SERVER_PID else SERVER_PID_FILE.read_text().strip()
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return 0.0
@@ -220,7 +224,11 @@ def main() -> int:
     ap.add_argument("--reimports", type=int, default=40)
     ap.add_argument("--chunks", type=int, default=5000)
     ap.add_argument("--keep", action="store_true", help="leave the bench repo in the stores")
+    ap.add_argument("--server-pid", default="", help="Neo4j JVM pid for CPU figures (default: make services' pid)")
+    ap.add_argument("--no-search", action="store_true", help="graph backends only")
     args = ap.parse_args()
+    if args.server_pid:
+        SERVER_PID.append(args.server_pid)
 
     served = load_settings()
     with tempfile.TemporaryDirectory() as home:
@@ -242,8 +250,8 @@ def main() -> int:
                 store.close()
         table(f"Graph backends ({args.files} files x {args.symbols} symbols, {args.calls} calls each)", graph_cols)
 
-        search_targets = [("embedded", embedded)]
-        if served.search != "embedded":
+        search_targets = [] if args.no_search else [("embedded", embedded)]
+        if served.search != "embedded" and not args.no_search:
             search_targets.append(("elasticsearch", load_settings(elastic_prefix="cgbench")))
         for name, settings in search_targets:
             try:

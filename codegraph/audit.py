@@ -13,17 +13,20 @@ Every disagreement keeps file:line and is classified so a person can judge it:
 
 | verdict | meaning | categories (examples) |
 |---|---|---|
-| ``text_false_positive`` | text saw a call that cannot reach the target | name collision (the graph linked it to another symbol), external library call, bare call of a method, builtin-typed receiver |
-| ``graph_miss`` | a call that may reach the target and has no edge | ambiguous stub, unresolved receiver, dispatch through a base class, unparsed file |
-| ``text_miss`` | the graph is right, plain text cannot see it | import alias, bare decorator, implicit protocol call |
-| ``attribution`` | both see the call, at the same file:line, but attribute it to different enclosing symbols | default values, decorators |
-| ``graph_false_positive`` | an edge whose evidence line does not name the target | |
+| ``text_false_positive`` | text saw a call that cannot reach the target | name collision (the graph linked it to another symbol), external call, qualified call naming another owner, bare call of a method, call on a builtin value, parameter or builtin of that name |
+| ``graph_miss`` | a call that may reach the target and has no edge | dispatch through a base class, unresolved qualified call, class call without ``__init__`` edge, unparsed file |
+| ``flagged`` | the graph saw the call but could not pick among several candidates | ambiguous stub (``impact`` lists it under ``unresolved``) |
+| ``text_miss`` | the graph is right, plain text cannot see it | import alias, bare decorator, inherited constructor, implicit protocol call |
+| ``attribution`` | both see the call at the same file:line but attribute it to different enclosing symbols | default values, decorators |
+| ``graph_false_positive`` | an edge whose evidence line does not name the target | linked by name only |
 | ``unclear`` | neither rule applies: judge by hand | |
 
-Figures per language: ``raw`` precision/recall take the text set as the truth;
-``judged`` ones drop text false positives, count text misses and attribution as hits and
-count ``unclear`` against the graph (conservative). Both are printed; neither is ground
-truth. HTTP links (CALLS_HTTP to endpoints) are not audited yet.
+Figures per language (``Figures.summary``): ``raw`` precision/recall take the text set as
+the truth; ``judged`` ones drop text false positives, count text misses and attribution
+as hits, count ``unclear`` against the graph (conservative) and report flagged callers
+apart (also weighted 1/candidates). Micro (callers summed) and macro (per callable,
+averaged) figures are both given; neither is ground truth. HTTP links (CALLS_HTTP to
+endpoints) are not audited yet.
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ from codegraph.core.impact import callers
 from codegraph.core.models import CALLS, EXTENDS, FILE, STUB, SYMBOL, Node, repo_uid
 
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
+# How extractors name constructors (Python, JS/TS, JVM bytecode style, C#).
+CONSTRUCTOR_NAMES = frozenset({"__init__", "constructor", "<init>", ".ctor"})
 # Symbols that cannot enclose a call site (a text hit inside one belongs to its parent).
 _NOT_ENCLOSING = frozenset({"field", "variable"})
 # Called implicitly by the language: a text search for ``name(`` cannot see those calls.
@@ -95,6 +100,7 @@ class Disagreement:
     category: str
     detail: str
     sites: list[Site]
+    candidates: int = 0  # for a flagged (ambiguous) call: how many symbols it may reach
 
 
 @dataclass(slots=True)
@@ -131,6 +137,12 @@ def judged_counts(matched: int, disagreements: list[Disagreement]) -> dict[str, 
             "flagged": c["missed:flagged"]}
 
 
+def flagged_expected(disagreements: list[Disagreement]) -> float:
+    """Flagged callers weighted by 1/candidates: how many would reach the target if each
+    ambiguous call went to one of its candidates with equal odds."""
+    return sum(1 / max(d.candidates, 1) for d in disagreements if d.verdict == "flagged")
+
+
 def _ratio(a: int, b: int) -> float | None:
     return round(a / b, 4) if b else None
 
@@ -147,6 +159,7 @@ class Figures:
     matched: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)  # "missed:graph_miss" -> n
     judged: dict[str, int] = field(default_factory=dict)
+    flagged_expected: float = 0.0
     per_callable: list[dict[str, int]] = field(default_factory=list)
 
     def add(self, r: CallableAudit) -> None:
@@ -158,6 +171,7 @@ class Figures:
             key = f"{d.side}:{d.verdict}"
             self.verdicts[key] = self.verdicts.get(key, 0) + 1
         j = judged_counts(r.matched, r.missed + r.extra)
+        self.flagged_expected += flagged_expected(r.missed)
         for k, v in j.items():
             self.judged[k] = self.judged.get(k, 0) + v
         self.per_callable.append(j | {"expected": r.expected, "actual": r.actual, "matched": r.matched})
@@ -168,7 +182,9 @@ class Figures:
         ``raw_*``: text taken as the truth. ``precision`` = TP/(TP+FP); ``recall`` =
         TP/(TP+FN) (flagged stubs left out: the graph reports them as unresolved);
         ``recall_flagged_as_missed`` counts them as misses; ``flagged_share`` =
-        flagged/(TP+FN+flagged). ``macro_*``: the same per callable, averaged."""
+        flagged/(TP+FN+flagged); ``flagged_expected`` weighs each flagged caller by
+        1/candidates and ``recall_flagged_expected`` counts that many as misses.
+        ``macro_*``: the same per callable, averaged."""
         j = {k: self.judged.get(k, 0) for k in ("true_positive", "false_positive", "false_negative", "flagged")}
         tp, fp, fn, fl = j["true_positive"], j["false_positive"], j["false_negative"], j["flagged"]
 
@@ -182,6 +198,9 @@ class Figures:
             "raw_precision": _ratio(self.matched, self.actual), "raw_recall": _ratio(self.matched, self.expected),
             "precision": _ratio(tp, tp + fp), "recall": _ratio(tp, tp + fn),
             "recall_flagged_as_missed": _ratio(tp, tp + fn + fl), "flagged_share": _ratio(fl, tp + fn + fl),
+            "flagged_expected": round(self.flagged_expected, 2),
+            "recall_flagged_expected": (round(tp / (tp + fn + self.flagged_expected), 4)
+                                        if tp + fn + self.flagged_expected else None),
             "macro_precision": mean([_ratio(c["true_positive"], c["true_positive"] + c["false_positive"]) for c in pc]),
             "macro_recall": mean([_ratio(c["true_positive"], c["true_positive"] + c["false_negative"]) for c in pc]),
             "macro_raw_precision": mean([_ratio(c["matched"], c["actual"]) for c in pc]),
@@ -223,6 +242,7 @@ class _File:
     language: str
     coverage: str
     text: str
+    is_test: bool = False
     stripped: str | None = None
     method: str = ""
 
@@ -266,7 +286,7 @@ class _Corpus:
                 if generated_reason(path, text):
                     self._exclude(path, "generated")
                     continue
-                self.files[path] = _File(path, lang, p.get("coverage_status", "full"), text)
+                self.files[path] = _File(path, lang, p.get("coverage_status", "full"), text, bool(p.get("is_test")))
                 self.counts["scanned"] += 1
             if len(page) < 5000:
                 break
@@ -321,7 +341,7 @@ def _callable_nodes(store: GraphStore, repo: str | None) -> list[Node]:
 def _is_constructor(n: Node) -> bool:
     p = n.props
     parent_last = re.split(r"[.:#/]+", p.get("parent") or "")[-1]
-    return p.get("kind") == "constructor" or p.get("name") in ("__init__", "constructor") or (
+    return p.get("kind") == "constructor" or p.get("name") in CONSTRUCTOR_NAMES or (
         bool(parent_last) and p.get("name") == parent_last and p.get("language") != "python")
 
 
@@ -374,8 +394,9 @@ class _Auditor:
     def __init__(self, store: GraphStore) -> None:
         self.store = store
         self.module_exists: dict[tuple[str, str], bool] = {}
-        self.bases_cache: dict[str, set[str]] = {}
+        self.bases_cache: dict[tuple[str, str], set[str]] = {}
         self.kinds: dict[tuple[str, str], str] = {}
+        self.last_candidates = 0  # set by classify_missed for a flagged site
         self.subclass_cache: dict[tuple[str, str, str], bool] = {}
         self.corpora: dict[str, _Corpus] = {}
         self.read_ms: dict[str, float] = {}
@@ -437,10 +458,10 @@ class _Auditor:
         return self.module_exists[key]
 
     def _bases(self, target: Node) -> set[str]:
-        """Qualified names of the target's class and its base classes (EXTENDS, transitive)."""
+        """Qualified names of the base classes of the target's class (EXTENDS, transitive)."""
         parent = target.props.get("parent") or ""
-        if parent in self.bases_cache:
-            return self.bases_cache[parent]
+        if (target.repo, parent) in self.bases_cache:
+            return self.bases_cache[(target.repo, parent)]
         cls = [n for n in self.store.symbols_by_qualified_name([parent], target.repo).get(parent, [])
                if n.props.get("kind") not in CALLABLE_KINDS]
         seen: set[str] = set()
@@ -456,7 +477,7 @@ class _Auditor:
                         seen.add(qn)
                         nxt.append(h.node.uid)
             frontier = nxt
-        self.bases_cache[parent] = seen
+        self.bases_cache[(target.repo, parent)] = seen
         return seen
 
     # ---- classification ----
@@ -533,6 +554,7 @@ class _Auditor:
                 cands = n.props.get("candidates") or []
                 count = int(n.props.get("candidate_count") or 0)
                 if p.get("qualified_name") in cands or count > len(cands):
+                    self.last_candidates = max(count, 1)
                     return ("flagged", "ambiguous stub",
                             f"stub {ti!r}: {count} candidates, none picked (impact lists it under unresolved)")
                 return "text_false_positive", "name collision", f"ambiguous stub {ti!r} among other symbols"
@@ -674,12 +696,17 @@ class _Auditor:
         rank = {"graph_miss": 0, "unclear": 1, "flagged": 2, "attribution": 3, "text_false_positive": 4}
         for uid in missed_uids:
             hits = expected[uid]
-            judged = [(self.classify_missed(target, h, uid, calls_at, target_edge_sites, corpus), h) for h in hits]
+            judged = []
+            for h in hits:
+                self.last_candidates = 0
+                verdict, category, detail = self.classify_missed(target, h, uid, calls_at, target_edge_sites, corpus)
+                judged.append(((verdict, category, detail, self.last_candidates), h))
             judged.sort(key=lambda x: (rank.get(x[0][0], 9), x[1].line))
-            (verdict, category, detail), _ = judged[0]
+            (verdict, category, detail, cands), _ = judged[0]
             res.missed.append(Disagreement(
                 "missed", expected_names[uid], uid, verdict, category, detail,
-                [Site(h.file, h.line, expected_names[uid], h.snippet, h.receiver) for _, h in judged[:MAX_SITES]]))
+                [Site(h.file, h.line, expected_names[uid], h.snippet, h.receiver) for _, h in judged[:MAX_SITES]],
+                cands))
 
         # Classify graph-only callers.
         text_by_line = {(h.file, h.line): expected_names[u] for u, lst in expected.items() for h in lst}
@@ -729,11 +756,13 @@ def resolve_callables(store: GraphStore, names: list[str], repo: str | None) -> 
 
 
 def sample_callables(store: GraphStore, n: int, seed: int, repo: str | None = None,
-                     language: str | None = None, auditor: _Auditor | None = None) -> list[Node]:
+                     language: str | None = None, auditor: _Auditor | None = None,
+                     include_tests: bool = True) -> list[Node]:
     """``n`` callables drawn without replacement by ``random.Random(seed)`` from every
     function/method of ``repo`` (all repos if None) whose file the audit can read (on
-    disk, unchanged since indexing, not generated), ordered by uid first, so the same
-    graph, files and seed give the same sample. Overloads count once."""
+    disk, unchanged since indexing, not generated; not a test file unless
+    ``include_tests``), ordered by uid first, so the same graph, files and seed give the
+    same sample. Overloads count once."""
     auditor = auditor or _Auditor(store)
     pool: dict[tuple[str, str], Node] = {}
     for node in sorted(_callable_nodes(store, repo), key=lambda x: x.uid):
@@ -744,9 +773,10 @@ def sample_callables(store: GraphStore, n: int, seed: int, repo: str | None = No
     families: dict[str, set[str]] = defaultdict(set)
     for node in pool.values():
         families[node.repo].add(FAMILY[node.props["language"]])
-    readable = {r: set(auditor.corpus(r, fams).files) for r, fams in families.items()}
+    readable = {r: auditor.corpus(r, fams).files for r, fams in families.items()}
     for r in readable:
         auditor.read_ms.pop(r, None)  # reading is part of picking here
+    readable = {r: {p for p, f in files.items() if include_tests or not f.is_test} for r, files in readable.items()}
     items = sorted((x for x in pool.values() if x.props.get("file") in readable[x.repo]), key=lambda x: x.uid)
     if not items:
         raise TargetNotFound("no functions or methods to sample in the graph" + (f" of repo {repo!r}" if repo else ""))
@@ -782,7 +812,7 @@ def run_audit(store: GraphStore, targets: list[Node], sample: dict[str, Any] | N
 
 
 def audit(store: GraphStore, targets: list[str] | None = None, *, repo: str | None = None, sample: int = 0,
-          seed: int = 0, language: str | None = None) -> AuditReport:
+          seed: int = 0, language: str | None = None, include_tests: bool = True) -> AuditReport:
     """Audit named ``targets`` and/or ``sample`` random callables (seeded); see the
     module docstring. Raises BadInput when there is nothing to audit, TargetNotFound
     when a target names no function or method."""
@@ -793,10 +823,11 @@ def audit(store: GraphStore, targets: list[str] | None = None, *, repo: str | No
         nodes.extend(resolve_callables(store, targets, repo))
     sample_info = None
     if sample:
-        picked = sample_callables(store, sample, seed, repo, language, auditor)
+        picked = sample_callables(store, sample, seed, repo, language, auditor, include_tests)
         seen = {(n.repo, n.props["qualified_name"]) for n in nodes}
         nodes.extend(n for n in picked if (n.repo, n.props["qualified_name"]) not in seen)
-        sample_info = {"n": sample, "seed": seed, "repo": repo, "language": language, "drawn": len(picked)}
+        sample_info = {"n": sample, "seed": seed, "repo": repo, "language": language, "include_tests": include_tests,
+                       "drawn": len(picked)}
     if not nodes:
         raise BadInput("nothing to audit: name targets or pass --sample N")
     pick_ms = _ms(t)

@@ -42,6 +42,7 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
         seed: Annotated[int, typer.Option(help="Seed of the random sample (same graph + seed = same sample).")] = 0,
         repo: Annotated[str | None, typer.Option("--repo", "-r", help="Limit to one indexed repository.")] = None,
         language: Annotated[str | None, typer.Option(help="Sample only callables of this language.")] = None,
+        tests: Annotated[bool, typer.Option("--tests/--no-tests", help="Sample callables in test files too.")] = True,
         show: Annotated[int, typer.Option(help="Disagreements printed per callable.")] = 10,
         as_json: Annotated[bool, typer.Option("--json", help="Print the full report as JSON.")] = False,
     ) -> None:
@@ -56,7 +57,8 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
         def body(ctx: Any) -> None:
             from codegraph.audit import audit as run_audit
 
-            rep = run_audit(ctx.graph, targets or None, repo=repo, sample=sample, seed=seed, language=language)
+            rep = run_audit(ctx.graph, targets or None, repo=repo, sample=sample, seed=seed, language=language,
+                            include_tests=tests)
             if as_json:
                 sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False, indent=2, default=str) + "\n")
                 return

@@ -80,7 +80,7 @@ def register(app: typer.Typer, run: Any) -> None:
                                  decisions=_decisions(ctx, name) if name else None)
             state.close()
             rep = _embed(ctx, s.repo, None) if embed else None
-            skipped = {"malformed_lines": len(problems), "first": [p.__dict__ for p in problems[:20]]}
+            skipped = {"malformed_lines": len(problems), "first": [{"line": p.line, "reason": p.reason} for p in problems[:20]]}
             if as_json:
                 emit_json({"summary": s, "skipped_records": skipped, "embedding": rep})
             else:

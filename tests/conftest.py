@@ -16,6 +16,10 @@ from tests.services import SKIPPED_SERVICES, services_required
 def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     home = tmp_path_factory.mktemp("cghome")
     monkeypatch.setenv("CODEGRAPH_HOME", str(home))
+    # The suite's default is the embedded backend even when `make services` wrote
+    # .codegraph/services.env; server tests ask for tests.services.service_settings().
+    monkeypatch.setenv("CODEGRAPH_GRAPH", "embedded")
+    monkeypatch.setenv("CODEGRAPH_SEARCH", "embedded")
     from codegraph.core import settings
 
     settings.get_settings.cache_clear()

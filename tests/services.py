@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from codegraph.core.settings import Settings, load_settings
+from codegraph.core.settings import Settings, _services_env_files, load_settings
 
 SKIPPED_SERVICES: list[str] = []
 
@@ -29,6 +29,18 @@ def skip_or_fail(reason: str) -> None:
 
 
 def service_settings() -> Settings:
-    """Settings with services.env applied (graph/search may still say 'embedded' when
-    the services were never started)."""
-    return load_settings()
+    """Settings for the server backends from ``.codegraph/services.env`` (written by
+    ``make services``), or from CODEGRAPH_TEST_GRAPH / CODEGRAPH_TEST_SEARCH when set.
+    graph/search stay 'embedded' when neither says where the servers are. The suite
+    itself runs with CODEGRAPH_GRAPH/SEARCH=embedded (tests/conftest.py), so the values
+    are read from the file here, not from the environment."""
+    values: dict[str, str] = {}
+    for f in _services_env_files():
+        for line in f.read_text(encoding="utf-8").splitlines():
+            key, sep, value = line.partition("=")
+            if sep and key.strip().startswith("CODEGRAPH_"):
+                values[key.strip()[len("CODEGRAPH_"):].lower()] = value.strip()
+    for key in ("graph", "search"):
+        if os.environ.get(f"CODEGRAPH_TEST_{key.upper()}"):
+            values[key] = os.environ[f"CODEGRAPH_TEST_{key.upper()}"]
+    return load_settings(**values)

@@ -37,7 +37,7 @@ def flat_counts(counts: dict[str, Any]) -> dict[str, int]:
 
 def take_snapshot(graph: GraphStore, repo: str, commit: str | None, taken_at: str | None = None) -> Node:
     """Store a CountSnapshot of ``repo`` now; returns it."""
-    at = taken_at or datetime.now(UTC).isoformat(timespec="seconds")
+    at = taken_at or datetime.now(UTC).isoformat(timespec="microseconds")
     counts = flat_counts(graph.counts(repo))
     node = Node(snapshot_uid(repo, at), SNAPSHOT,
                 {"repo": repo, "taken_at": at, "commit": commit, "counts": json.dumps(counts, sort_keys=True)})

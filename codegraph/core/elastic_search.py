@@ -138,6 +138,9 @@ class ElasticsearchIndex:
         self.client = Elasticsearch(url, request_timeout=request_timeout, max_retries=0, retry_on_timeout=False)
         self._attempts = attempts
         self._ready: set[str] = set()  # indices known to exist with our mapping
+        # _id -> index of chunks recently read, so that set_vectors after
+        # chunks_missing_vectors (the embedding phase) needs no lookup round trip.
+        self._where: dict[str, str] = {}
 
     @classmethod
     def from_settings(cls, settings: Any) -> ElasticsearchIndex:
@@ -205,13 +208,14 @@ class ElasticsearchIndex:
                 return
             after = hits[-1]["sort"]
 
-    def _bulk(self, actions: list[dict[str, Any]]) -> None:
+    def _bulk(self, actions: list[dict[str, Any]], ignore_missing: bool = False) -> None:
+        """Bulk write; ``ignore_missing``: a 404 item (document or index gone) is not an error."""
         if not actions:
             return
         try:
             self._call(
                 helpers.bulk, self.client, actions, chunk_size=_BULK_CHUNK, max_retries=3,
-                initial_backoff=0.5, ignore_status=(404,) if actions[0].get("_op_type") == "delete" else (),
+                initial_backoff=0.5, ignore_status=(404,) if ignore_missing else (),
             )
         except BulkIndexError as e:
             first = e.errors[0] if e.errors else {}
@@ -232,6 +236,12 @@ class ElasticsearchIndex:
             for h in res["hits"]["hits"]:
                 out[h["_id"]] = (h["_index"], h["_source"])
         return out
+
+    def _remember(self, hits: list[dict[str, Any]]) -> None:
+        if len(self._where) > 100_000:
+            self._where.clear()
+        for h in hits:
+            self._where[h["_id"]] = h["_index"]
 
     def _ensure_index(self, index: str) -> None:
         """Create ``index`` with codegraph's settings and mapping unless it exists; an
@@ -309,7 +319,7 @@ class ElasticsearchIndex:
         index = self.index_name(repo)
         ids = [h["_id"] for h in self._scan(
             index, {"bool": {"filter": [{"term": {"repo": repo}}, {"terms": {"file": paths}}]}}, False)]
-        self._bulk([{"_op_type": "delete", "_index": index, "_id": i} for i in ids])
+        self._bulk([{"_op_type": "delete", "_index": index, "_id": i} for i in ids], ignore_missing=True)
         self._refresh({index})
         return len(ids)
 
@@ -325,11 +335,16 @@ class ElasticsearchIndex:
                 raise ValueError(f"vector for {cid} has shape {a.shape}, expected ({DIM},)")
             norm = float(np.linalg.norm(a))
             bodies[doc_id(cid)] = (a / norm if norm > 0 else a).tolist()
-        where = self._locate(list(bodies))
+        where = {did: self._where[did] for did in bodies if did in self._where}
+        unknown = [did for did in bodies if did not in where]
+        if unknown:
+            where.update({did: idx for did, (idx, _) in self._locate(unknown).items()})
         actions = [{"_op_type": "update", "_index": idx, "_id": did, "doc": {"vector": bodies[did]}}
-                   for did, (idx, _) in where.items()]
-        self._bulk(actions)
-        self._refresh({idx for idx, _ in where.values()})
+                   for did, idx in where.items()]
+        self._bulk(actions, ignore_missing=True)  # a chunk deleted meanwhile is skipped
+        for did in where:
+            self._where.pop(did, None)
+        self._refresh(set(where.values()))
 
     def delete_repo(self, repo: str) -> None:
         index = self.index_name(repo)
@@ -388,6 +403,7 @@ class ElasticsearchIndex:
         res = self._search(self._scope(repo), {
             "query": q, "size": limit, "sort": [{"repo": "asc"}, {"chunk_id": "asc"}], "_source": _SOURCE_NO_VECTOR,
         })
+        self._remember(res["hits"]["hits"])
         return [_chunk(h["_source"]) for h in res["hits"]["hits"]]
 
     def stats(self, repo: str | None = None) -> dict[str, Any]:

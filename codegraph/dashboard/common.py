@@ -113,13 +113,46 @@ def graph_version(store: GraphStore) -> str:
     return ";".join(f"{r.props.get('name')}@{r.props.get('last_checked_at')}" for r in store.repos())
 
 
+@st.cache_data(show_spinner="Counting…", max_entries=64, ttl=3600)
+def _counts(key: str, version: str, repo: str) -> dict[str, Any]:
+    return graph_store().counts(repo)
+
+
+def merge_counts(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Sum GraphStore.counts() answers (nested dicts of ints add up key by key)."""
+    out: dict[str, Any] = {}
+    for part in parts:
+        for k, v in part.items():
+            if isinstance(v, dict):
+                d = out.setdefault(k, {})
+                for kk, vv in v.items():
+                    d[kk] = d.get(kk, 0) + vv
+            else:
+                out[k] = out.get(k, 0) + v
+    return out
+
+
+def counts(repo: str | None = None) -> dict[str, Any]:
+    """GraphStore.counts() of one repo or of all (the sum of each repo's, so a repo's
+    figures are computed once per graph version and shared by every page)."""
+    store = graph_store()
+    key, version = current_key(), graph_version(store)
+    if repo:
+        return _counts(key, version, repo)
+    return merge_counts([_counts(key, version, str(r.props.get("name"))) for r in store.repos()])
+
+
 # ---------------------------------------------------------------------------- errors
 def one_line(err: BaseException, setting: str | None = None) -> str:
-    """A readable single line for ``err``, naming ``setting`` unless it already names one."""
+    """A readable single line for ``err``. ``setting`` is named when the fault may be in
+    the configuration (a store that does not answer, an unexpected error) and the
+    message names no setting itself; a refused query or an unknown target is the
+    person's input, not the configuration."""
     text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
     if not isinstance(err, CodegraphError):
         text = f"{type(err).__name__}: {text}"
-    if setting and "CODEGRAPH_" not in text:
+    config_fault = isinstance(err, StoreUnavailable) or not isinstance(err, CodegraphError)
+    if setting and config_fault and "CODEGRAPH_" not in text:
         text += f" (check {setting})"
     return text
 

@@ -99,28 +99,46 @@ def reference_rows(store: GraphStore, repo: str | None,
     return rows
 
 
-def repo_summary(files: list[dict[str, Any]], refs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per repo: files, error / partial / unsupported files and the unresolved ratio,
-    worst first (what needs attention)."""
+def stub_references(store: GraphStore, repo: str | None) -> dict[str, int]:
+    """repo -> number of edges that point at an UnresolvedSymbol (cheap: counted by the
+    store, no edge is read)."""
+    out: Counter[str] = Counter()
+    offset = 0
+    while True:
+        part = store.stubs_ranked(repo, limit=PAGE, offset=offset)
+        for node, refs in part:
+            out[node.repo] += refs
+        if len(part) < PAGE:
+            return dict(out)
+        offset += PAGE
+
+
+def reference_totals(edge_counts: dict[str, int], unresolved: int) -> tuple[int, int]:
+    """(resolved, unresolved) reference edges of one repo from GraphStore.counts()'s
+    ``edges`` (which include the edges that end at stubs)."""
+    total = sum(edge_counts.get(t, 0) for t in REFERENCE_EDGES)
+    return max(0, total - unresolved), unresolved
+
+
+def repo_summary(files: list[dict[str, Any]], refs: dict[str, tuple[int, int]]) -> list[dict[str, Any]]:
+    """Per repo: files, parse errors / partial / failed / unsupported files and the share
+    of unresolved references, worst first (what needs attention). ``refs``: repo ->
+    (resolved, unresolved)."""
     by_repo: dict[str, Counter[str]] = {}
     for f in files:
         c = by_repo.setdefault(f["repo"], Counter())
         c[f["status"]] += 1
         c["parse_error"] += bool(f.get("parse_error"))
         c["problem"] += bool(f.get("parse_error")) or f["status"] in ("partial", "error")
-    res: Counter[str] = Counter()
-    unres: Counter[str] = Counter()
-    for r in refs:
-        res[r["repo"]] += r["resolved"]
-        unres[r["repo"]] += r["unresolved"]
     rows = []
     for repo, c in by_repo.items():
         total = sum(v for k, v in c.items() if k in STATUSES)
-        refs_total = res[repo] + unres[repo]
+        resolved, unresolved = refs.get(repo, (0, 0))
         rows.append({"repo": repo, "files": total, "parse errors": c["parse_error"], "partial": c["partial"],
                      "failed": c["error"], "unsupported": c["unsupported"],
                      "problem files %": round(100 * c["problem"] / total, 2) if total else 0.0,
-                     "unresolved refs": unres[repo],
-                     "unresolved %": round(100 * unres[repo] / refs_total, 2) if refs_total else 0.0})
+                     "unresolved refs": unresolved,
+                     "unresolved %": round(100 * unresolved / (resolved + unresolved), 2)
+                     if resolved + unresolved else 0.0})
     rows.sort(key=lambda r: (-r["problem files %"] - r["unresolved %"], r["repo"]))
     return rows

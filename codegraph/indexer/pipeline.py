@@ -273,7 +273,7 @@ def apply_extractions(
     if graph_changed:
         from codegraph.core.baselines import take_snapshot
 
-        snap = take_snapshot(graph, repo, s.commit, now)
+        snap = take_snapshot(graph, repo, s.commit)
         state.save_snapshot_symbols(repo, snap.props["taken_at"],
                                     [sym.qualified_name for fx in all_fx for sym in fx.symbols])
     counts = graph.counts(repo)

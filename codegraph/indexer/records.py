@@ -85,9 +85,11 @@ def write_jsonl(out: IO[str], header: dict[str, Any], files: list[FileExtraction
         for s in fx.symbols:
             emit("symbol", asdict(s))
         for r in fx.references:
-            emit("relationship", asdict(r))
+            rel = asdict(r)
+            rel["rel_type"] = rel.pop("type")  # "type" names the record kind on every line
+            emit("relationship", rel)
         for name, target in fx.exports.items():
-            emit("export", {"file": fx.file.path, "name": name, **target})
+            emit("export", {"file": fx.file.path, "name": name, "target": target})
         for fr in fx.framework:
             emit(fr["type"], {k: v for k, v in fr.items() if k != "type"})
     return n
@@ -123,11 +125,12 @@ def read_jsonl(lines: IO[str]) -> tuple[dict[str, Any], list[FileExtraction], li
                 s = SymbolRecord(**rec)
                 files[s.file].symbols.append(s)
             elif rtype == "relationship":
+                rec["type"] = rec.pop("rel_type")
                 r = Reference(**rec)
                 files[r.file].references.append(r)
             elif rtype == "export":
-                f = files[rec.pop("file")]
-                f.exports[rec.pop("name")] = rec
+                f = files[rec["file"]]
+                f.exports[rec["name"]] = dict(rec["target"])
             else:
                 files[rec["file"]].framework.append({"type": rtype, **rec})
         except BadInput:

@@ -218,7 +218,7 @@ def _by_arity(syms: list[SymbolRecord], arity: int | None) -> list[SymbolRecord]
     return fit or syms
 
 
-_PASSTHROUGH_EXTRA = ("names", "forwarding", "external", "url", "arity")
+_PASSTHROUGH_EXTRA = ("names", "forwarding", "external", "url", "arity", "jsx", "callback", "alias", "dynamic", "type_only")
 
 
 def resolve_repo(

@@ -8,27 +8,13 @@ import streamlit as st
 
 from codegraph.core.impact import freshness
 from codegraph.core.models import FILE, STRUCTURAL_EDGES, STUB, SYMBOL
-from codegraph.dashboard.common import (
-    age_text,
-    current_key,
-    current_repo,
-    empty_state,
-    graph_store,
-    graph_version,
-    run_page,
-    short_sha,
-)
+from codegraph.dashboard.common import age_text, counts, current_repo, empty_state, graph_store, run_page, short_sha
 
 
-@st.cache_data(show_spinner="Counting…", max_entries=32, ttl=3600)
-def _counts(key: str, version: str, repo: str | None) -> dict[str, Any]:
-    return graph_store().counts(repo)
-
-
-def _repo_rows(key: str, version: str, fresh: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _repo_rows(fresh: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for f in fresh:
-        c = _counts(key, version, f["repo"])
+        c = counts(f["repo"])
         nodes, edges = c.get("nodes", {}), c.get("edges", {})
         rows.append({
             "repo": f["repo"], "commit": short_sha(f["commit"]),
@@ -48,8 +34,7 @@ def body() -> None:
     if not fresh:
         empty_state()
         return
-    key, version = current_key(), graph_version(store)
-    c = _counts(key, version, repo)
+    c = counts(repo)
     nodes, edges = c.get("nodes", {}), c.get("edges", {})
     derived = {k: v for k, v in edges.items() if k not in STRUCTURAL_EDGES}
     st.caption(f"{'Repository ' + repo if repo else f'{len(fresh)} repositories'} · "
@@ -63,7 +48,7 @@ def body() -> None:
     m[5].metric("Parse errors", c.get("parse_errors", 0), help=f"{c.get('partial_files', 0)} partial files")
 
     st.subheader("Repositories and freshness")
-    st.dataframe(_repo_rows(key, version, fresh), hide_index=True, key="overview_repos")
+    st.dataframe(_repo_rows(fresh), hide_index=True, key="overview_repos")
 
     left, mid, right = st.columns(3)
     with left:

@@ -69,10 +69,10 @@ def test_method_with_collision_ambiguous_stub_and_builtin_receiver(indexed) -> N
 def test_function_alias_fstring_default_value_and_generated_file(indexed) -> None:  # noqa: ANN001
     graph, _, _ = indexed
     c = _by_target(audit(graph, ["pkg.store.helper"]))["pkg.store.helper"]
-    # Text: fstring (the f-string expression is code), local_param, with_default; the
-    # comment and the string in `commented` are not calls; gen_pb2.py is generated.
-    assert (c.expected, c.actual, c.matched) == (3, 3, 1)
-    assert c.matched_callers == ["pkg.use.fstring"]
+    # Text: fstring (the f-string expression is code), local_param, with_default and a
+    # test; the comment and the string in `commented` are not calls; gen_pb2.py is generated.
+    assert (c.expected, c.actual, c.matched) == (4, 4, 2)
+    assert c.matched_callers == ["pkg.use.fstring", "tests.checks.check_helper"]
     assert c.skipped == {"graph caller in an excluded file": 1}
     assert _rows(c) == {
         ("missed", "pkg.use.local_param", "text_false_positive", "local or builtin name", "pkg/use.py", 41),
@@ -115,18 +115,20 @@ def test_figures_per_language(indexed) -> None:  # noqa: ANN001
     rep = audit(graph, ["pkg.store.Store.save", "pkg.store.helper", "pkg.store.Child.step", "pkg.store.deco",
                         "pkg.store.dumps"])
     s = rep.languages["python"].summary()
-    # text 5+3+2+0+1 = 11 callers, graph 1+3+0+1+0 = 5, both 1+1 = 2
-    assert (s["expected"], s["actual"], s["matched"]) == (11, 5, 2)
-    assert s["raw_precision"] == round(2 / 5, 4) and s["raw_recall"] == round(2 / 11, 4)
-    # judged: TP = 2 matched + alias + decorator + attribution extra = 5; FP 0;
+    # text 5+4+2+0+1 = 12 callers, graph 1+4+0+1+0 = 6, both 1+2 = 3
+    assert (s["expected"], s["actual"], s["matched"]) == (12, 6, 3)
+    assert s["raw_precision"] == round(3 / 6, 4) and s["raw_recall"] == round(3 / 12, 4)
+    # judged: TP = 3 matched + alias + decorator + attribution extra = 6; FP 0;
     # FN = base-class dispatch = 1; flagged = the ambiguous stub (text false positives
     # and the attribution miss drop out).
-    assert s["judged"] == {"true_positive": 5, "false_positive": 0, "false_negative": 1, "flagged": 1}
-    assert s["precision"] == 1.0 and s["recall"] == round(5 / 6, 4)
-    assert s["recall_flagged_as_missed"] == round(5 / 7, 4) and s["flagged_share"] == round(1 / 7, 4)
+    assert s["judged"] == {"true_positive": 6, "false_positive": 0, "false_negative": 1, "flagged": 1}
+    assert s["precision"] == 1.0 and s["recall"] == round(6 / 7, 4)
+    assert s["recall_flagged_as_missed"] == round(6 / 8, 4) and s["flagged_share"] == round(1 / 8, 4)
+    # the ambiguous `obj.save(3)` has 2 candidates: worth half a caller
+    assert s["flagged_expected"] == 0.5 and s["recall_flagged_expected"] == round(6 / 7.5, 4)
     # per callable: save 1/1 & 1/2, helper 3/3 & 3/3, Child.step -/- & 0/1, deco 1/1 & 1/1, dumps -/-
     assert s["macro_precision"] == 1.0 and s["macro_recall"] == round((1 + 1 + 0 + 1) / 4, 4)
-    assert rep.files == {"scanned": 4, "excluded: generated": 1, "stripped by tokenize": 3}
+    assert rep.files == {"scanned": 5, "excluded: generated": 1, "stripped by tokenize": 4}
     assert [st.name for st in rep.steps] == ["pick callables", "read files (afx)", "text search (afx)",
                                              "graph callers and compare (afx)"]
     assert "HTTP" in rep.notice
@@ -141,10 +143,13 @@ def test_sample_is_seeded_and_bounded(indexed) -> None:  # noqa: ANN001
     every = sample_callables(graph, 1000, seed=0, repo="afx")
     names = {n.props["qualified_name"] for n in every}
     assert "pkg.gen_pb2.generated" not in names  # generated files are not sampled
-    assert {"pkg.store.helper", "pkg.use.direct", "pkg.store.Store.save"} <= names
+    assert {"pkg.store.helper", "pkg.use.direct", "pkg.store.Store.save", "tests.checks.check_helper"} <= names
+    no_tests = {n.props["qualified_name"] for n in sample_callables(graph, 1000, seed=0, repo="afx",
+                                                                    include_tests=False)}
+    assert no_tests == names - {"tests.checks.check_helper"}
     assert all(n.props["kind"] in ("function", "method") for n in every)
     rep = audit(graph, sample=4, seed=9, repo="afx")
-    assert rep.sample == {"n": 4, "seed": 9, "repo": "afx", "language": None, "drawn": 4}
+    assert rep.sample == {"n": 4, "seed": 9, "repo": "afx", "language": None, "include_tests": True, "drawn": 4}
     assert len(rep.callables) == 4 and rep.languages["python"].callables == 4
 
 
@@ -159,7 +164,8 @@ def test_changed_file_is_left_out_of_both_sides(tmp_path: Path) -> None:
     use.write_text(use.read_text() + "\n\ndef later():\n    return helper(7)\n")
     rep = audit(graph, ["pkg.store.helper"])
     c = _by_target(rep)["pkg.store.helper"]
-    assert (c.expected, c.actual) == (0, 0)  # every caller lives in the changed or the generated file
+    assert (c.expected, c.actual, c.matched) == (1, 1, 1)  # the others live in the changed or the generated file
+    assert c.matched_callers == ["tests.checks.check_helper"]
     assert c.skipped == {"graph caller in an excluded file": 4}
     assert rep.files["excluded: changed since indexing"] == 1
 
@@ -202,3 +208,26 @@ def test_cli_audit_json_and_text(indexed, monkeypatch: pytest.MonkeyPatch) -> No
     assert "text only" in text.stdout and "more (use --show or --json)" in text.stdout
     bad = runner.invoke(app, ["audit", "no_such_thing"])
     assert bad.exit_code == 2
+
+
+def test_java_declarations_comments_strings_and_constructor(tmp_path: Path) -> None:
+    """C-like files: declarations (`public int save(`, `public Store(`) are not calls;
+    `// save(0)` and `"save(3)"` are not either; `new Store(` calls `<init>`."""
+    root = tmp_path / "src"
+    shutil.copytree(Path(__file__).parent / "fixture_java", root)
+    graph = EmbeddedGraphStore(tmp_path / "home" / "graph.db")
+    state = StateStore(tmp_path / "home" / "state.db")
+    index_repo(root, "jfx", graph, None, state, workers=1)
+    state.close()
+    rep = audit(graph, ["com.acme.Store.save", "com.acme.Store.<init>"])
+    by = _by_target(rep)
+    save = by["com.acme.Store.save"]
+    assert (save.expected, save.actual, save.matched) == (3, 2, 2)
+    assert save.matched_callers == ["com.acme.Use.direct", "com.acme.Use.untyped"]
+    assert _rows(save) == {("missed", "com.acme.Use.collision", "text_false_positive", "name collision",
+                            "com/acme/Use.java", 11)}
+    init = by["com.acme.Store.<init>"]
+    assert (init.expected, init.actual, init.matched, init.missed, init.extra) == (1, 1, 1, [], [])
+    assert rep.files == {"scanned": 3, "stripped by regex": 3}
+    s = rep.languages["java"].summary()
+    assert (s["precision"], s["recall"], s["raw_recall"]) == (1.0, 1.0, 0.75)

@@ -251,17 +251,59 @@ def test_impact_unknown_target_says_so(app: App) -> None:
 
 
 # ---------------------------------------------------------------------------- coverage, health, cypher
-def test_coverage_shows_problems_and_charts(app: App) -> None:
-    at = app("coverage.py")
-    assert not at.exception
+def _reference_oracle(shop: Indexed) -> tuple[int, int]:
+    """(resolved, unresolved) reference edges of the shop, read straight from sqlite."""
+    import sqlite3
+
+    from codegraph.dashboard.coverage_data import REFERENCE_EDGES
+
+    con = sqlite3.connect(shop.settings.graph_db)
+    q = ",".join("?" * len(REFERENCE_EDGES))
+    rows = con.execute(f"SELECT n.label = 'UnresolvedSymbol', count(*) FROM edges e JOIN nodes n ON n.uid = e.target "
+                       f"WHERE e.type IN ({q}) GROUP BY 1", REFERENCE_EDGES).fetchall()
+    con.close()
+    got = dict(rows)
+    return got.get(0, 0), got.get(1, 0)
+
+
+def test_coverage_shows_problems_and_charts(app: App, shop: Indexed) -> None:
+    at = clean(app("coverage.py"))
     m = metrics(at)
     # Every known extension has an extractor now; unknown ones (README.txt) never enter the graph.
     assert m["Files"] == "8" and m["Parse errors"] == "1" and m["Unsupported"] == "0"
-    assert len(at.get("plotly_chart")) >= 3
-    bad = table_with(at, "status")
-    assert [(r["path"], r["parse_error"]) for r in bad if r.get("path")] == [("shop/broken.py", True)]
-    refs = table_with(at, "unresolved %")
-    assert refs[0]["repo"] == "shop" and refs[0]["files"] == 8
+    resolved, unresolved = _reference_oracle(shop)
+    assert unresolved > 0 and resolved > 0
+    assert m["Unresolved references"] == f"{100 * unresolved / (resolved + unresolved):.1f} %"
+    assert len(at.get("plotly_chart")) == 2  # files by language; problems by folder
+    bad = table_with(at, "parse_error")
+    assert [(r["path"], r["parse_error"]) for r in bad] == [("shop/broken.py", True)]
+    repos = table_with(at, "unresolved %")
+    assert [(r["repo"], r["files"], r["parse errors"], r["unresolved refs"]) for r in repos] == [
+        ("shop", 8, 1, unresolved)]
+
+    # The by-language share reads every reference edge: it runs when asked.
+    at.button(key="coverage_lang_go").click().run()
+    clean(at)
+    charts = at.get("plotly_chart")
+    assert len(charts) == 3
+    spec = charts[1].proto.spec
+    assert "Unresolved references by language" in spec and '"python"' in spec
+
+
+def test_reference_rows_match_the_store(shop: Indexed) -> None:
+    from codegraph.core.stores import open_graph_store
+    from codegraph.dashboard.coverage_data import reference_rows, stub_references
+
+    g = open_graph_store(shop.settings)
+    try:
+        rows = reference_rows(g, "shop")
+        stubs = stub_references(g, None)
+    finally:
+        g.close()
+    resolved, unresolved = _reference_oracle(shop)
+    assert sum(r["resolved"] for r in rows) == resolved
+    assert sum(r["unresolved"] for r in rows) == unresolved == stubs["shop"]
+    assert {r["language"] for r in rows} <= {"python", "ruby"}
 
 
 def test_health_reports_backends_model_and_sizes(app: App) -> None:

@@ -29,10 +29,10 @@ EXPECTED = {
     ("CALLS", "src/main.c::main", "src/main.c::helper"),
     ("CALLS", "src/main.c::main", "include/calc.h::twice"),
     ("CALLS", "src/main.c::main", "log_msg"),
-    ("CALLS", "src/main.c::main", "stub:printf"),
-    ("CALLS", "log_msg", "stub:fputs"),
+    # printf / fputs are the C library: no edge and no stub unless the repo defines them
     ("CALLS", "log_msg", "stub:undefined_fn"),
     ("CALLS", "tests/test_calc.c::main", "add"),
+    ("CALLS", "tests/test_calc.c::main", "CALC_CHECK"),  # function-like macro from a header
 }
 
 
@@ -55,6 +55,26 @@ def test_symbols_and_visibility() -> None:
     files = {fx.file.path: fx.file for fx in fxs}
     assert files["tests/test_calc.c"].is_test and not files["src/calc.c"].is_test
     assert all(f.language == "c" for f in files.values())
+    assert all(f.coverage_status == "full" for f in files.values())  # `CALC_API int add(..)` included
+    assert syms[("include/calc.h", "CALC_CHECK")].kind == "function"  # function-like macro
+
+
+def test_preprocessor_idioms_do_not_break_the_parse() -> None:
+    src = b"""#ifdef __cplusplus
+extern "C" {
+#endif
+LIB_API int f(int x);
+static LIB_INLINE unsigned g(const char* LIB_RESTRICT p) { return f(*p); }
+FORCE_INLINE U32
+h(void) { return g("x"); }
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
+"""
+    fx = extract("fx", "lib/x.h", src)
+    assert fx.file.coverage_status == "full", fx.errors
+    assert {s.qualified_name for s in fx.symbols} == {"lib/x.h", "lib/x.h::g", "h"}
+    assert [s.line for s in fx.symbols if s.name == "h"] == [6]  # blanking keeps lines
 
 
 def test_header_with_cpp_is_parsed_as_cpp() -> None:

@@ -633,11 +633,6 @@ def test_files_and_symbols_survive_the_jsonl_round_trip() -> None:
     assert [(f.file, f.symbols) for f in _round_trip(fxs)] == [(f.file, f.symbols) for f in fxs]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "records.write_jsonl (contract bug, lead's file): a relationship is written as {'type': 'relationship', "
-    "**asdict(ref)} so Reference.type ('CALLS') replaces the record type and read_jsonl files it under "
-    "framework; an export is written as {'name': <exported name>, **target} so a re-export's own 'name' "
-    "(the original name) replaces the exported name"))
 def test_references_and_exports_survive_the_jsonl_round_trip() -> None:
     fxs = extract_tree(FIX / "es_imports")
     back = _round_trip(fxs)

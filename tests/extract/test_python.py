@@ -212,6 +212,18 @@ def test_builtins_and_builtin_values_emit_nothing() -> None:
     assert [(r.target_identifier, r.extra.get("name")) for r in calls(fx)] == [("g", "g")]
 
 
+def test_headers_belong_to_the_enclosing_scope() -> None:
+    """Python evaluates default values, annotations and class bases where the def stands."""
+    fx = ex("def g(): pass\nclass B: pass\n\ndef outer():\n    def f(x=g(),\n          y=lambda: g()):\n        pass\n"
+            "    class C(mk(B)):\n        z = g()\n")
+    assert sorted((r.source_qualified_name, r.target_identifier, r.line) for r in calls(fx)) == [
+        ("pkg.mod.outer", "mk", 8),
+        ("pkg.mod.outer", "pkg.mod.g", 5),
+        ("pkg.mod.outer", "pkg.mod.g", 6),
+        ("pkg.mod.outer.C", "pkg.mod.g", 9),
+    ]
+
+
 # -- exact edge sets per construct -----------------------------------------------------------
 def test_aliases() -> None:
     assert edges("aliases") == {

@@ -97,6 +97,7 @@ CALLS_TO_MAKE: list[tuple[str, str, dict[str, Any]]] = [
     ("impact_p1", "impact", {"target": "helper", "depth": 3, "limit": 2, "offset": 0}),
     ("impact_p2", "impact", {"target": "helper", "depth": 3, "limit": 2, "offset": 2}),
     ("impact_p3", "impact", {"target": "helper", "depth": 3, "limit": 2, "offset": 4}),
+    ("impact_p4", "impact", {"target": "helper", "depth": 3, "limit": 2, "offset": 6}),
     ("impact_base", "impact", {"target": "pkg.store.Base.step", "depth": 2}),
     ("search", "search", {"query": "helper", "limit": 3}),
     ("search_p2", "search", {"query": "helper", "limit": 3, "offset": 3}),
@@ -190,15 +191,19 @@ def test_impact_pages_through_the_whole_radius(session_log: dict[str, Any]) -> N
     core = session_log["core"]["helper"]
     names = [c["qualified_name"] for c in full["items"]]
     assert names == [c.node.qualified_name for c in core.callers]
-    assert {"pkg.use.aliased", "pkg.use.fstring", "pkg.use", "pkg.gen_pb2.generated"} <= set(names)
-    assert full["total"] == len(names) == 4  # IMPORTS edges point at files, not at the function
-    pages = [_ok(session_log[k], "impact")[0] for k in ("impact_p1", "impact_p2", "impact_p3")]
-    assert [p["shown"] for p in pages] == [2, 2, 0]
-    assert [p["next_offset"] for p in pages] == [2, None, None]
-    assert [p["truncated"] for p in pages] == [True, False, False]
-    assert all(p["total"] == 4 for p in pages)
+    assert {"pkg.use.aliased", "pkg.use.fstring", "pkg.use", "pkg.gen_pb2.generated",
+            "tests.checks.check_helper"} == set(names)
+    assert full["total"] == len(names) == 5  # IMPORTS edges point at files, not at the function
+    assert [c["is_test"] for c in full["items"]].count(True) == 1
+    assert [e["qualified_name"] for e in full["entry_points"] if e["kind"] == "test"] == ["tests.checks.check_helper"]
+    pages = [_ok(session_log[k], "impact")[0] for k in ("impact_p1", "impact_p2", "impact_p3", "impact_p4")]
+    assert [p["shown"] for p in pages] == [2, 2, 1, 0]
+    assert [p["next_offset"] for p in pages] == [2, 4, None, None]
+    assert [p["truncated"] for p in pages] == [True, True, False, False]
+    assert all(p["total"] == 5 for p in pages)
     assert [c["qualified_name"] for p in pages for c in p["items"]] == names
-    assert "no callers on this page (offset 4; 4 in total)" in session_log["impact_p3"].content[0].text
+    assert "callers 5-5 of 5; nothing more" in session_log["impact_p3"].content[0].text
+    assert "no callers on this page (offset 6; 5 in total)" in session_log["impact_p4"].content[0].text
     assert "more exist: call again with offset=2" in session_log["impact_p1"].content[0].text
 
 
@@ -239,9 +244,9 @@ def test_table_and_endpoint(session_log: dict[str, Any]) -> None:
 
 def test_stats_and_freshness(session_log: dict[str, Any]) -> None:
     data, text = _ok(session_log["stats"], "stats")
-    assert data["graph"]["languages"] == {"python": 5} and data["graph"]["nodes"]["Symbol"] == 42
+    assert data["graph"]["languages"] == {"python": 6} and data["graph"]["nodes"]["Symbol"] == 44
     assert data["search"]["chunks"] > 0 and data["complete"] is True
-    assert "complete answer" in text and "python 5" in text
+    assert "complete answer" in text and "python 6" in text
     fr, text = _ok(session_log["freshness"], "freshness")
     head = _git(session_log["root"], "rev-parse", "HEAD~1")
     assert [(r["repo"], r["commit"], r["checkout_head"], r["stale"]) for r in fr["items"]] == [("fx", head, head, False)]

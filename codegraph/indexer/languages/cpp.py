@@ -25,6 +25,7 @@ parsed as C++ and its File record says ``cpp``.
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -45,6 +46,18 @@ CPP_MARKERS = re.compile(
 # offsets and lines are unchanged) before parsing.
 EXPORT_MACRO = re.compile(
     rb"\b(?:class|struct)\s+([A-Z][A-Z0-9_]+)\s+(?=(?!final\b)[A-Za-z_]\w*\s*(?:final\s*)?[:{])")
+# `LZ4LIB_API int f(...)`, `static BROTLI_INLINE uint16_t f(...)`, `FORCE_INLINE U32\nf(`:
+# an all-caps macro followed by what is clearly the rest of a declaration.
+SPEC_MACRO = re.compile(
+    rb"(?m)^[ \t]*(?:(?:static|extern|inline|[ \t]+)[ \t]*)*([A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z]{2,}[A-Z0-9]*)\s+"
+    rb"(?=(?:static|extern|inline|const|volatile|unsigned|signed|struct|enum|union|void|char|short|int|long|float"
+    rb"|double|bool|_Bool|class|template)\b|[A-Za-z_]\w*(?:::\w+)*(?:\s*[*&]+\s*|[ \t]*\n\s*|[ \t]+[*&]*)\w+"
+    rb"[ \t]*[(;=\[])")
+# `uint8_t* BROTLI_RESTRICT data`
+RESTRICT_MACRO = re.compile(rb"\*[ \t]*([A-Z][A-Z0-9_]*RESTRICT[A-Z0-9_]*|__restrict__|__restrict)[ \t]+(?=\w)")
+# `#ifdef __cplusplus` + `extern "C" {` or `}`: braces the grammar cannot pair up
+CPLUSPLUS_GUARD = re.compile(
+    rb'(?m)^[ \t]*#[ \t]*if[^\n]*__cplusplus[^\n]*\n((?:[ \t]*extern[ \t]+"C"[ \t]*\{|[ \t]*\})[^\n]*)$')
 EXTERNAL_NS = frozenset({"std", "boost", "testing", "absl"})
 SMART_POINTERS = frozenset({"unique_ptr", "shared_ptr", "weak_ptr", "optional", "reference_wrapper", "auto_ptr"})
 MAKERS = frozenset({"make_unique", "make_shared"})
@@ -60,6 +73,22 @@ insert erase find count at front back data c_str str length substr append reserv
 release swap first second emplace lower_bound upper_bound equal_range what load store exchange
 compare_exchange_weak compare_exchange_strong lock unlock try_lock join detach wait notify_one
 notify_all value value_or has_value operator() assign capacity shrink_to_fit compare replace
+""".split())
+LIBC = frozenset("""
+memcpy memset memmove memcmp memchr strlen strnlen strcmp strncmp strcpy strncpy strcat strncat strchr strrchr
+strstr strdup strndup strtok strerror strspn strcspn strcasecmp strncasecmp malloc calloc realloc free
+aligned_alloc posix_memalign printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf puts fputs
+fputc putc putchar fgets fgetc getc getchar ungetc fopen fdopen freopen fclose fread fwrite fflush fseek ftell
+rewind feof ferror clearerr perror remove rename tmpfile scanf sscanf fscanf exit _exit abort atexit assert
+qsort bsearch atoi atol atoll atof strtol strtoul strtoll strtoull strtod strtof abs labs llabs div getenv
+setenv time clock difftime mktime localtime gmtime strftime isalpha isdigit isspace isalnum isupper islower
+isxdigit isprint ispunct iscntrl toupper tolower va_start va_end va_copy va_arg open close read write lseek
+stat fstat lstat unlink mkdir rmdir getpid fork execv execvp waitpid signal raise sleep usleep nanosleep
+pthread_create pthread_join pthread_mutex_lock pthread_mutex_unlock pthread_mutex_init pthread_mutex_destroy
+pthread_cond_wait pthread_cond_signal pthread_cond_broadcast pthread_self select poll socket bind listen accept
+connect send recv sendto recvfrom setsockopt getsockopt htons htonl ntohs ntohl inet_pton inet_ntop
+sqrt pow exp log log2 log10 floor ceil round fabs fmod sin cos tan atan atan2 fmin fmax isnan isinf
+offsetof setjmp longjmp errno
 """.split())
 HEADER_EXT = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp")
 
@@ -97,17 +126,21 @@ class _Extractor:
         self.using_decl: dict[str, tuple[str, ...]] = {}
         self.include_paths: list[str] = []  # candidate files of quoted includes
         self.classes: set[str] = set()  # class qns defined in this file
+        self.seen: dict[tuple[str, str], SymbolRecord] = {}
+        self.comments: list[TSNode] = []
+        self.comment_starts: list[int] = []
+        self.cand_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], list[dict[str, Any]]] = {}
 
     # -- parsing -------------------------------------------------------------------
     def _parse(self) -> tuple[Any, str]:
+        self.src = _preclean(self.src)
         if self.lang == "cpp":
-            self.src = _blank_export_macros(self.src)
             return ts.parse("cpp", self.src), "cpp"
         if self.path.lower().endswith(".h") and CPP_MARKERS.search(self.src):
-            self.src = _blank_export_macros(self.src)
             return ts.parse("cpp", self.src), "cpp"
         tree = ts.parse("c", self.src)
-        if self.path.lower().endswith(".h") and tree.root_node.has_error:
+        # a second parse only where C++ is plausible (`::`): it doubles the cost
+        if self.path.lower().endswith(".h") and tree.root_node.has_error and b"::" in self.src:
             alt = ts.parse("cpp", self.src)
             if not alt.root_node.has_error:
                 return alt, "cpp"
@@ -119,22 +152,35 @@ class _Extractor:
         body = node.child_by_field_name("body")
         end = head_end if head_end is not None else (body.start_byte if body is not None else node.end_byte)
         sig = _norm(self.src[node.start_byte:end].decode("utf-8", "replace"))[:300]
+        sh = ts.signature_hash(kind, qn, params)
+        seen = self.seen.get((qn, sh))
+        if seen is not None:
+            return seen  # the same definition in another #if branch: one symbol
         s = SymbolRecord(
-            repo=self.repo, qualified_name=qn, signature_hash=ts.signature_hash(kind, qn, params), name=name,
+            repo=self.repo, qualified_name=qn, signature_hash=sh, name=name,
             kind=kind, language=self.lang, language_kind=node.type, file=self.path, line=ts.line(node),
-            end_line=ts.end_line(node), visibility=visibility, content_hash=ts.content_hash(node.text or b""),
+            end_line=ts.end_line(node), visibility=visibility,
+            content_hash=ts.content_hash(self.src[node.start_byte:node.end_byte]),
             signature=sig, docstring=self._doc(node), parent=parent,
         )
+        self.seen[(qn, sh)] = s
         self.symbols.append(s)
         return s
 
     def _doc(self, node: TSNode) -> str:
+        """Comments on the lines right above ``node`` (or its `template <...>` line).
+        Taken from the captured comments: sibling walks cost O(n) per definition."""
         anchor = node.parent if node.parent is not None and node.parent.type == "template_declaration" else node
-        prev = anchor.prev_named_sibling
+        i = bisect.bisect_left(self.comment_starts, anchor.start_byte) - 1
+        row = anchor.start_point[0]
         lines: list[str] = []
-        while prev is not None and prev.type == "comment" and prev.end_point[0] >= anchor.start_point[0] - 1 - len(lines):
-            lines.append(ts.text(prev))
-            prev = prev.prev_named_sibling
+        while i >= 0:
+            c = self.comments[i]
+            if c.end_point[0] < row - 1 or c.end_byte > anchor.start_byte:
+                break
+            lines.append(ts.text(c))
+            row = c.start_point[0]
+            i -= 1
         return "\n".join(reversed(lines))[:2000]
 
     def _param_types(self, params: TSNode | None, fdecl: TSNode | None = None) -> str:
@@ -200,12 +246,15 @@ class _Extractor:
         )
         self.symbols.append(fsym)
         caps = ts.captures(grammar, "tags", root)
-        events = sorted(((n.start_byte, -n.end_byte, name, n) for name, nodes in caps.items() for n in nodes),
-                        key=lambda e: (e[0], e[1]))
+        self.comments = list(caps.pop("comment", ()))
+        self.comment_starts = [c.start_byte for c in self.comments]
+        # document order, outer before inner; the running index keeps nodes out of comparisons
+        events = [(n.start_byte, -n.end_byte, i, name, n) for name, nodes in caps.items() for i, n in enumerate(nodes)]
+        events.sort()
         file_scope = _Scope(len(self.src) + 1, "file", (), self.path, fsym.signature_hash)
         self._prescan(events)
         stack = [file_scope]
-        for start, _, cap, node in events:
+        for start, _, _, cap, node in events:
             while stack[-1].end <= start:
                 stack.pop()
             sc = stack[-1]
@@ -215,7 +264,7 @@ class _Extractor:
                     self.scope_of[node.id] = new
                     stack.append(new)
         stack = [file_scope]
-        for start, _, cap, node in events:
+        for start, _, _, cap, node in events:
             while stack[-1].end <= start:
                 stack.pop()
             sc = stack[-1]
@@ -235,9 +284,9 @@ class _Extractor:
                 self._param(node, sc)
         return FileExtraction(file=fr, symbols=self.symbols, references=self.refs, errors=msgs)
 
-    def _prescan(self, events: list[tuple[int, int, str, TSNode]]) -> None:
+    def _prescan(self, events: list[tuple[int, int, int, str, TSNode]]) -> None:
         """Includes, `using` directives and aliases, before any name is resolved."""
-        for _, _, cap, node in events:
+        for _, _, _, cap, node in events:
             if cap == "include":
                 self._include(node)
             elif cap == "using":
@@ -267,7 +316,22 @@ class _Extractor:
             return self._function(node, sc)
         if cap == "def.field":
             self._field(node, sc)
+        elif cap == "def.macro" and sc.kind in ("file", "ns"):
+            self._macro(node)
         return None
+
+    def _macro(self, node: TSNode) -> None:
+        """`#define NAME(args) ...`: a callable name, global when in a header, else
+        private to its file like a static function."""
+        n = node.child_by_field_name("name")
+        if n is None:
+            return
+        name = ts.text(n)
+        params = _norm(ts.text(node.child_by_field_name("parameters")))
+        qn = name if self.is_header else self._file_private(name)
+        self._symbol(node, "function", qn, name, params, self.path, "public" if self.is_header else "private",
+                     head_end=node.child_by_field_name("parameters").end_byte
+                     if node.child_by_field_name("parameters") is not None else None)
 
     def _type_def(self, cap: str, node: TSNode, sc: _Scope) -> _Scope | None:
         kind = {"def.class": "class", "def.struct": "struct", "def.union": "union", "def.enum": "enum"}[cap]
@@ -452,7 +516,7 @@ class _Extractor:
             cands.append(f"{root}/{posixpath.normpath(inc)}")
         cands = [c for c in dict.fromkeys(cands) if not c.startswith("..") and c != self.path]
         if not system:
-            self.include_paths.extend(cands)
+            self.include_paths.extend(cands)  # where static inline helpers may come from
         self.refs.append(Reference(
             "IMPORTS", self.path, raw if system else inc, self.path, ts.line(node), "", "file",
             {"candidates": [{"path": c, "how": "import"} for c in cands], "names": [inc]},
@@ -535,6 +599,15 @@ class _Extractor:
         return out
 
     def _qn_candidates(self, segs: tuple[str, ...], sc: _Scope) -> list[dict[str, Any]]:
+        """Qualified names a written name may mean here, most specific first (cached:
+        the same names recur all over a file)."""
+        key = (segs, sc.lookup)
+        hit = self.cand_cache.get(key)
+        if hit is None:
+            hit = self.cand_cache[key] = self._qn_candidates_uncached(segs, sc)
+        return hit
+
+    def _qn_candidates_uncached(self, segs: tuple[str, ...], sc: _Scope) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         if len(segs) == 1:
             out.append({"qn": self._file_private(segs[0]), "how": "same_module"})
@@ -678,10 +751,12 @@ class _Extractor:
         if sc.owner:
             cands.append({"owner": sc.owner, "member": name, "how": "self"})
         cands += self._qn_candidates(segs, sc)
+        # the C library: an edge when the repository defines the name, never a stub
+        libc = name in LIBC
         if self.lang == "c":
-            self._ref("CALLS", sc, name, node, cands)
+            self._ref("CALLS", sc, name, node, cands, optional=libc)
             return
-        self._ref("CALLS", sc, name, node, cands, name=name, name_kinds=["function"])
+        self._ref("CALLS", sc, name, node, cands, name=name, name_kinds=["function"], optional=libc)
         if name[:1].isupper():  # Foo(1) may construct a Foo
             self._ref("CALLS", sc, f"{name}::{name}", node, self._owner_candidates(segs, sc, name, "exact"),
                       optional=True)
@@ -689,8 +764,7 @@ class _Extractor:
     def _qualified_call(self, node: TSNode, segs: tuple[str, ...], sc: _Scope) -> None:
         written = "::".join(segs)
         if segs[0] in EXTERNAL_NS:
-            self._ref("CALLS", sc, written, node, [])
-            return
+            return  # std::sort, boost::...: outside any repository
         cands = self._qn_candidates(segs, sc)
         cands += self._owner_candidates(segs[:-1], sc, segs[-1], "exact")
         self._ref("CALLS", sc, written, node, cands, name=segs[-1], name_kinds=["function", "method"])
@@ -750,10 +824,29 @@ class _Extractor:
         return None
 
 
-def _blank_export_macros(src: bytes) -> bytes:
-    if b"class" not in src and b"struct" not in src:
-        return src
-    return EXPORT_MACRO.sub(lambda m: m.group(0).replace(m.group(1), b" " * len(m.group(1))), src)
+def _blank(m: re.Match[bytes], group: int) -> bytes:
+    """The match with one group replaced by spaces: byte offsets and lines stay put."""
+    s, e = m.start(group) - m.start(0), m.end(group) - m.start(0)
+    whole = m.group(0)
+    return whole[:s] + b" " * (e - s) + whole[e:]
+
+
+def _preclean(src: bytes) -> bytes:
+    """Blank the preprocessor idioms that derail a grammar that cannot expand macros:
+    export / inline / restrict macros among declaration specifiers and the braces of
+    `#ifdef __cplusplus` / `extern "C" {` / `#endif` guards. Same length, same lines."""
+    if b"class" in src or b"struct" in src:
+        src = EXPORT_MACRO.sub(lambda m: _blank(m, 1), src)
+    for _ in range(3):  # `HIDDEN BORROWED PyObject *f(`: one macro per pass
+        nxt = SPEC_MACRO.sub(lambda m: _blank(m, 1), src)
+        if nxt == src:
+            break
+        src = nxt
+    if b"RESTRICT" in src or b"restrict" in src:
+        src = RESTRICT_MACRO.sub(lambda m: _blank(m, 1), src)
+    if b"__cplusplus" in src:
+        src = CPLUSPLUS_GUARD.sub(lambda m: _blank(m, 1), src)
+    return src
 
 
 TEST_NAME = re.compile(r"(?:^test_|[_-](?:unit)?tests?$|[a-z0-9]Tests?$)")

@@ -181,10 +181,6 @@ def _looks_like_class(dotted: str) -> bool:
     return bool(last) and last[0].isupper()
 
 
-def _cand_key(c: dict[str, Any]) -> str:
-    return repr(sorted(c.items()))
-
-
 # -- scopes and bindings -----------------------------------------------------------------
 class _Scope:
     """A module, class, function or lambda. ``named`` is the nearest scope that is a
@@ -240,6 +236,7 @@ class _Extractor:
         self.under_src = path.startswith("src/")
         self.dir = posixpath.dirname(path)
         self.symbols: list[SymbolRecord] = []
+        self.class_scopes: list[_Scope] = []
         self.sym_keys: set[tuple[str, str]] = set()
         self.refs: list[Reference] = []
         self.ref_keys: set[tuple[Any, ...]] = set()
@@ -286,7 +283,7 @@ class _Extractor:
             had_error=had_error, coverage_status=status, is_test=is_test_path(self.path),
             size_bytes=len(src), line_count=line_count,
         )
-        mod = _Scope("module", self.module, ts.signature_hash("module", self.module, ""), 0, len(src) + 1, None)
+        mod = _Scope("module", self.module, ts.signature_hash("module", self.module, ""), 0, len(self.src) + 1, None)
         self.module_scope = mod
         self.symbols.append(SymbolRecord(
             repo=self.repo, qualified_name=self.module, signature_hash=mod.sig,
@@ -322,7 +319,6 @@ class _Extractor:
         items = sorted(defs + lambdas, key=lambda n: n.start_byte)
         stack = [mod]
         scopes: list[_Scope] = []
-        self.class_scopes: list[_Scope] = []
         for n in items:
             start = n.start_byte
             while len(stack) > 1 and stack[-1].end <= start:
@@ -830,7 +826,12 @@ class _Extractor:
         else:
             named = scope.named
             src, sig, skind = named.qn, named.sig, "symbol"
-        key = (rtype, src, sig, target, line, repr(extra.get("candidates")), extra.get("name"))
+        cands = extra.get("candidates")
+        first = cands[0] if cands else None
+        # Target, line and first candidate identify a reference; repr() of every candidate
+        # list would cost more than the whole rest of add_ref.
+        key = (rtype, src, sig, target, line, extra.get("name"), len(cands) if cands else 0,
+               None if first is None else (first.get("qn") or first.get("owner") or first.get("path") or first.get("super_of")))
         if key in self.ref_keys:
             return
         self.ref_keys.add(key)
@@ -869,7 +870,7 @@ class _Extractor:
                 if attrs:
                     self.call_on_type(scope, val, attrs, line)
                 elif val[0] == "inst" and val[2] == "self" and scope_is_cls_method(scope):
-                    self.call_class(scope, val[1], "self", [{"qn": val[1], "how": "self"}], line, True)
+                    self.call_class(scope, val[1], "self", line)
             elif kind == "local":
                 if attrs:
                     self.call_unknown_member(scope, attrs[-1], line)
@@ -943,16 +944,12 @@ class _Extractor:
                 cands.append({"owner_export": oe, "member": member, "how": how})
             self.add_ref(CALLS, scope, f"{owner}.{member}", line, {"candidates": cands})
 
-    def call_class(self, scope: _Scope, qn: str, how: str, cands: list[dict[str, Any]], line: int,
-                   init: bool, owner_export: dict[str, Any] | None = None, target: str | None = None) -> None:
-        """A call of a class (or what may be one): the class, plus an optional edge to its
-        ``__init__`` (absent when the class has none)."""
-        self.add_ref(CALLS, scope, target or qn, line, {"candidates": cands})
-        if init:
-            ic: list[dict[str, Any]] = [{"owner": qn, "member": "__init__", "how": how}]
-            if owner_export is not None:
-                ic.append({"owner_export": owner_export, "member": "__init__", "how": how})
-            self.add_ref(CALLS, scope, f"{target or qn}.__init__", line, {"candidates": ic, "optional": True})
+    def call_class(self, scope: _Scope, qn: str, how: str, line: int) -> None:
+        """A call of a class of this file (``cls()``): the class, plus an optional edge to
+        its ``__init__`` (absent when the class has none)."""
+        self.add_ref(CALLS, scope, qn, line, {"candidates": [{"qn": qn, "how": how}]})
+        self.add_ref(CALLS, scope, f"{qn}.__init__", line, {
+            "candidates": [{"owner": qn, "member": "__init__", "how": how}], "optional": True})
 
     def call_entities(self, scope: _Scope, ents: list[tuple[Any, ...]], attrs: list[str], line: int) -> None:
         cands: list[dict[str, Any]] = []
@@ -1192,10 +1189,12 @@ def _qjoin(*parts: str) -> str:
 
 
 def _dedupe(cands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if len(cands) < 2:
+        return cands
     seen: set[str] = set()
     out = []
     for c in cands:
-        k = _cand_key(c)
+        k = repr(c)  # candidates are built with keys in a fixed order
         if k not in seen:
             seen.add(k)
             out.append(c)

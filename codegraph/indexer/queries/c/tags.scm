@@ -13,3 +13,9 @@
 (parameter_declaration) @param
 
 (call_expression) @call
+
+; function-like macros are callable names (`FN(x)`, `EXPECT_EQ(a, b)`)
+(preproc_function_def) @def.macro
+
+; comments right above a definition are its documentation
+(comment) @comment

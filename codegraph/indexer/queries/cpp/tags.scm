@@ -19,3 +19,9 @@
 
 (call_expression) @call
 (new_expression) @new
+
+; function-like macros are callable names (`FN(x)`, `EXPECT_EQ(a, b)`)
+(preproc_function_def) @def.macro
+
+; comments right above a definition are its documentation
+(comment) @comment

@@ -1,0 +1,5 @@
+from pkg.store import helper
+
+
+def check_helper():
+    return helper(11)
