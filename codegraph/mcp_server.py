@@ -530,8 +530,11 @@ def build_server(settings: Settings | None = None) -> MCPServer:
 
 
 def serve(settings: Settings | None = None) -> None:
-    """Run the server on stdio until the client closes it."""
-    build_server(settings).run("stdio")
+    """Run the server on stdio until the client closes it (Ctrl+C ends it quietly)."""
+    import contextlib
+
+    with contextlib.suppress(KeyboardInterrupt):
+        build_server(settings).run("stdio")
 
 
 __all__ = ["Answer", "build_server", "serve"]

@@ -45,6 +45,7 @@ RING_GAP = 130.0
 FIRST_RING = 160.0
 NODE_SPACING = 48.0  # px of arc per node: rings widen when crowded
 LEAF_ANGLE = 0.5  # radians of fan per leaf of a branch, at most
+MAX_RING_STEP = 900.0  # px a crowded ring may add beyond the previous one
 
 
 def kind_group(kind: str) -> str:
@@ -215,15 +216,7 @@ def _layout(g: ImpactGraph) -> None:
             leaves[n.id] = sum(count(k, path | {n.id}) for k in kids) or 1
         return leaves[n.id]
 
-    rings: dict[float, int] = defaultdict(int)
-    for n in g.nodes:
-        if n.role != "target":
-            rings[n.depth] += 1
-    radius: dict[float, float] = {}
-    r = 0.0
-    for d in sorted(rings):
-        r = max(r + (RING_GAP if r else FIRST_RING * min(d, 1.0)), rings[d] * NODE_SPACING / (2 * math.pi))
-        radius[d] = r
+    angle: dict[str, float] = {}
     placed: set[str] = set()
 
     def fan(kids: list[GNode], lo: float, hi: float) -> None:
@@ -240,8 +233,7 @@ def _layout(g: ImpactGraph) -> None:
 
     def place(n: GNode, lo: float, hi: float) -> None:
         placed.add(n.id)
-        a = (lo + hi) / 2 - math.pi / 2
-        n.x, n.y = round(radius[n.depth] * math.cos(a), 1), round(radius[n.depth] * math.sin(a), 1)
+        angle[n.id] = (lo + hi) / 2 - math.pi / 2
         fan(children.get(n.id, []), lo, hi)
 
     groups: list[tuple[GNode | None, list[GNode]]] = [(t, children.get(t.id, [])) for t in targets]
@@ -259,6 +251,25 @@ def _layout(g: ImpactGraph) -> None:
             t.x, t.y = round(inner * math.cos(a), 1), round(inner * math.sin(a), 1)
             placed.add(t.id)
         fan(kids, lo, hi)
+
+    # Ring radii from the angles: wide enough that the two closest nodes of a ring sit
+    # NODE_SPACING apart (capped, so one huge fan cannot push everything off-screen).
+    rings: dict[float, list[float]] = defaultdict(list)
+    for n in g.nodes:
+        if n.id in angle:
+            rings[n.depth].append(angle[n.id] % (2 * math.pi))
+    radius: dict[float, float] = {}
+    r = 0.0
+    for d in sorted(rings):
+        a = sorted(rings[d])
+        gaps = [b - x for x, b in zip(a, a[1:], strict=False)] + [a[0] + 2 * math.pi - a[-1]]
+        need = NODE_SPACING / max(min(gaps), 1e-3) if len(a) > 1 else 0.0
+        r = max(r + (RING_GAP if r else FIRST_RING * min(d, 1.0)), min(need, r + MAX_RING_STEP))
+        radius[d] = r
+    for n in g.nodes:
+        if n.id in angle:
+            n.x = round(radius[n.depth] * math.cos(angle[n.id]), 1)
+            n.y = round(radius[n.depth] * math.sin(angle[n.id]), 1)
 
 
 def _style(n: GNode, colour_by: str) -> None:

@@ -8,6 +8,7 @@ State is written only after the graph and the index were updated successfully.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import subprocess
@@ -166,6 +167,10 @@ def index_repo(
     t = time.perf_counter()
     fresh: dict[str, FileExtraction] = {}
     chunks: list[Chunk] = []
+    # Unpickling hundreds of thousands of small records from the pool is mostly cyclic-GC
+    # time; nothing here creates cycles worth collecting before the run ends.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
     jobs = [(repo, f.path, f.language, str(f.abs_path), search is not None) for f in changed]
     n = workers or os.cpu_count() or 1
     if n > 1 and len(jobs) >= 32:
@@ -182,9 +187,15 @@ def index_repo(
             chunks.extend(ch)
             tick("extract", i, len(jobs))
     s.timings["extract"] = time.perf_counter() - t
-
-    return apply_extractions(s, root, repo, graph, search, state, fresh, chunks, removed, set(current), known,
-                             decisions=decisions, rebuild=rebuild, fingerprint=fingerprint, progress=tick, t0=t0)
+    for path, route in (pages or {}).items():  # explicit page mapping from the project config
+        if path in fresh:
+            fresh[path].file.route = route
+    try:
+        return apply_extractions(s, root, repo, graph, search, state, fresh, chunks, removed, set(current), known,
+                                 decisions=decisions, rebuild=rebuild, fingerprint=fingerprint, progress=tick, t0=t0)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
 
 
 def apply_extractions(

@@ -73,6 +73,9 @@ class SymbolTable:
         self.file_module: dict[str, str] = {}
         self.bases: dict[str, list[str]] = defaultdict(list)
         self._export_memo: dict[tuple[str, str], list[SymbolRecord]] = {}
+        # Classes with a base outside the repo: a member missing on them is probably
+        # inherited from there, so a unique-name match elsewhere would be a false edge.
+        self.external_bases: set[str] = set()
         for fx in extractions:
             path = fx.file.path
             self.files.add(path)
@@ -109,6 +112,19 @@ class SymbolTable:
                         nxt.append(b)
             queue, depth = nxt, depth + 1
         return []
+
+    def owner_has_external_base(self, owner_qn: str) -> bool:
+        """True when ``owner_qn`` or one of its in-repo bases has an unresolved base."""
+        queue, seen = [owner_qn], {owner_qn}
+        while queue:
+            cur = queue.pop()
+            if cur in self.external_bases:
+                return True
+            for b in self.bases.get(cur, ()):
+                if b not in seen and len(seen) < 64:
+                    seen.add(b)
+                    queue.append(b)
+        return False
 
     def export(self, paths: list[str], name: str) -> list[SymbolRecord]:
         """The symbol exported as ``name`` by the first existing file of ``paths``,
@@ -191,11 +207,15 @@ def _try_candidate(table: SymbolTable, cand: dict[str, Any]) -> tuple[list[Symbo
 
 def _targets(table: SymbolTable, ref: Reference) -> tuple[list[SymbolRecord] | list[str], str, StubRecord | None]:
     """(targets, resolution label, stub) for one reference."""
+    inherited_from_outside = False
     for cand in ref.extra.get("candidates", ()):
         found, how = _try_candidate(table, cand)
         if found:
             return found, how, None
-    name = ref.extra.get("name")
+        owner = cand.get("owner") or cand.get("super_of")
+        if owner and table.owner_has_external_base(owner):
+            inherited_from_outside = True
+    name = None if inherited_from_outside else ref.extra.get("name")
     if name:
         kinds = ref.extra.get("name_kinds")
         matches = [s for s in table.by_name.get(name, ()) if not kinds or s.kind in kinds]
@@ -240,6 +260,8 @@ def resolve_repo(
     others = [r for r in refs if r.type not in (EXTENDS, IMPLEMENTS)]
     for ref in inheritance:
         found, _, _ = _targets(table, ref)
+        if not found:
+            table.external_bases.add(ref.source_qualified_name)
         for t in found:
             if isinstance(t, SymbolRecord) and t.qualified_name != ref.source_qualified_name:
                 table.bases[ref.source_qualified_name].append(t.qualified_name)

@@ -47,7 +47,8 @@ def _graph() -> None:
         store = graph_store()
         store.repos()  # one real round trip, even when the counts come from the cache
         ms = (time.perf_counter() - t) * 1000
-        st.success(f"`{store.backend}` graph reachable ({settings().graph}) · answered in {ms:.0f} ms",
+        where = "" if settings().graph == store.backend else f" at {settings().graph}"
+        st.success(f"`{store.backend}` graph reachable{where} · answered in {ms:.0f} ms",
                    icon=":material/check_circle:")
         c = counts()
         nodes, edges = c.get("nodes", {}), c.get("edges", {})
@@ -82,7 +83,8 @@ def _search() -> None:
         idx = search_index()
         stats = _stats(current_key())
         ms = (time.perf_counter() - t) * 1000
-        st.success(f"`{idx.backend}` search reachable ({settings().search}) · stats in {ms:.0f} ms",
+        where = "" if settings().search == idx.backend else f" at {settings().search}"
+        st.success(f"`{idx.backend}` search reachable{where} · stats in {ms:.0f} ms",
                    icon=":material/check_circle:")
         c = st.columns(3)
         c[0].metric("Chunks", stats.get("chunks", 0))
@@ -99,7 +101,10 @@ def _model() -> None:
         emb = embedder()
         folder = getattr(emb, "folder", None)
         if not emb.available:
-            st.warning(emb.reason or "No embedding model: search is BM25-only.", icon=":material/bolt:")
+            why = emb.reason or "No embedding model: search is BM25-only."
+            if settings().embed_model_path.strip().lower() == "none":
+                why = "search is BM25-only: the embedding model is switched off (CODEGRAPH_EMBED_MODEL_PATH=none)"
+            st.warning(why, icon=":material/bolt:")
             return
         if emb.loaded:
             secs = getattr(emb, "load_seconds", None)
@@ -118,7 +123,7 @@ def _versions() -> None:
     st.subheader("Versions")
     rows = [{"component": "python", "version": platform.python_version()}]
     rows += [{"component": p, "version": _version(p)} for p in PACKAGES]
-    st.dataframe(rows, hide_index=True)
+    st.dataframe(rows, hide_index=True, height=35 * (len(rows) + 1) + 3)
 
 
 def body() -> None:

@@ -41,6 +41,7 @@ from codegraph.dashboard.impact_view import (
 from codegraph.dashboard.source import code_language, read_snippet
 
 GOTO_KEY = "impact_goto"  # set by other pages (Search) to open Impact on a target
+DETAIL_LINES = 30  # of a symbol's source in the details panel
 
 
 @st.cache_data(show_spinner="Walking callers…", max_entries=64, ttl=3600)
@@ -155,7 +156,8 @@ def _details(store: object, g: graph_view.ImpactGraph, res: ImpactResult, clicke
     root = next((r.props.get("path") for r in store.repos() if r.props.get("name") == node.repo), None)  # type: ignore[attr-defined]
     lang = code_language(p.get("language"))
     if node.label == SYMBOL and p.get("line"):
-        snip = read_snippet(root, p.get("file", ""), int(p["line"]), int(p.get("end_line") or p["line"]))
+        snip = read_snippet(root, p.get("file", ""), int(p["line"]), int(p.get("end_line") or p["line"]),
+                            max_lines=DETAIL_LINES)
         st.caption(f"Source {p.get('file')}:{snip.first}-{snip.last}" + (f" ({snip.note})" if snip.note else "")
                    if snip.text else snip.note)
         if snip.text:

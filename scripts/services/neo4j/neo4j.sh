@@ -24,7 +24,15 @@ HEAP="${NEO4J_HEAP:-1g}"
 PAGECACHE_MB="${NEO4J_PAGECACHE_MB:-256}"
 START_TIMEOUT="${NEO4J_START_TIMEOUT:-180}"
 
+JAVA="java"
+[[ -n "${JAVA_HOME:-}" && -x "${JAVA_HOME}/bin/java" ]] && JAVA="$JAVA_HOME/bin/java"
+
 die() { echo "neo4j: error: $*" >&2; exit 1; }
+
+# The port of a running server is the one it was started with (written to its ready file).
+running_port() {
+  if [[ -f "$HOME_DIR/ready" ]]; then sed -E 's#.*:([0-9]+).*#\1#' "$HOME_DIR/ready"; else echo "$PORT"; fi
+}
 
 pid_alive() {
   [[ -f "$PID_FILE" ]] && kill -0 "$(cat "$PID_FILE")" 2>/dev/null
@@ -60,6 +68,7 @@ build() {
 cmd_health() {
   pid_alive || { echo "neo4j: not running"; return 1; }
   [[ -f "$HOME_DIR/ready" ]] || { echo "neo4j: starting (pid $(cat "$PID_FILE"))"; return 1; }
+  local PORT; PORT="$(running_port)"
   port_open || { echo "neo4j: bolt port $PORT not answering"; return 1; }
   # A real authenticated query when the project's Python env has the driver.
   local py="$ROOT/.venv/bin/python"
@@ -82,19 +91,20 @@ PY
 cmd_start() {
   mkdir -p "$DIR"
   if pid_alive; then
+    PORT="$(running_port)"
     echo "neo4j: already running (pid $(cat "$PID_FILE"))"
   else
     rm -f "$PID_FILE"
-    command -v java >/dev/null 2>&1 || die "Java is not installed; install a Java 17+ JDK (e.g. apt-get install openjdk-17-jdk-headless) and retry"
+    command -v "$JAVA" >/dev/null 2>&1 || die "Java is not installed; install a Java 17+ JDK (e.g. apt-get install openjdk-17-jdk-headless) and retry"
     local jv
-    jv="$(java -version 2>&1 | head -1 | sed -E 's/.*version "([0-9]+).*/\1/')"
-    [[ "$jv" =~ ^[0-9]+$ && "$jv" -ge 17 ]] || die "Java 17 or newer is needed (found: $(java -version 2>&1 | head -1))"
+    jv="$("$JAVA" -version 2>&1 | head -1 | sed -E 's/.*version "([0-9]+).*/\1/')"
+    [[ "$jv" =~ ^[0-9]+$ && "$jv" -ge 17 ]] || die "Java 17 or newer is needed (found: $("$JAVA" -version 2>&1 | head -1))"
     port_open && die "port $PORT on 127.0.0.1 is already taken by another process; stop it or set NEO4J_BOLT_PORT"
     if needs_build; then build; fi
     password >/dev/null
     mkdir -p "$HOME_DIR"
     # setsid: the server outlives the shell that started it (make services returns).
-    setsid nohup java -Xms256m "-Xmx$HEAP" -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError \
+    setsid nohup "$JAVA" -Xms256m "-Xmx$HEAP" -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError \
       -XX:-OmitStackTraceInFastThrow -Djdk.nio.maxCachedBufferSize=1024 \
       -Dio.netty.tryReflectionSetAccessible=true \
       --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED \
@@ -112,7 +122,7 @@ cmd_start() {
     sleep 1; waited=$((waited + 1))
   done
   cmd_health >/dev/null || die "started but the health check fails; see $LOG"
-  echo "neo4j: ready on bolt://127.0.0.1:$PORT (user neo4j, password in $PW_FILE)"
+  echo "neo4j: ready on bolt://127.0.0.1:$(running_port) (user neo4j, password in $PW_FILE)"
 }
 
 cmd_stop() {
@@ -141,6 +151,6 @@ case "${1:-}" in
   stop) cmd_stop ;;
   health|status) cmd_health ;;
   password) password ;;
-  uri) echo "bolt://127.0.0.1:$PORT" ;;
+  uri) echo "bolt://127.0.0.1:$(running_port)" ;;
   *) echo "usage: $0 start|stop|health|password|uri" >&2; exit 2 ;;
 esac

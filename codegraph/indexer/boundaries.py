@@ -1,0 +1,433 @@
+"""Repo-wide link pass for framework records: Endpoint / Table / Topic nodes and the
+EXPOSES, CALLS_HTTP, PRODUCES, CONSUMES, READS, WRITES and TOUCHES edges.
+
+Runs after ``resolve_repo`` (it reads the resolved IMPORTS and CALLS edges to follow a
+router or a handler into the file that defines it). Every record is attributed to its
+enclosing symbol by line range; code outside any function is attributed to the file's
+module symbol (HTTP, topics) or, for table access, to the File itself (TOUCHES).
+
+Matching client URLs to endpoints is conservative (see ``adapters._routes.fits``): a
+URL that fits no route, or several, is not linked but returned in ``unplaced`` with its
+reason (``no_match``, ``ambiguous`` with the candidates, ``dynamic``).
+
+IMPORTS edges get ``extra["symbols"]``: imported name -> qualified names it resolves
+to (following re-exports), so impact can tell which importers a reached symbol affects.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codegraph.core.models import (
+    CALLS,
+    CALLS_HTTP,
+    CONSUMES,
+    ENDPOINT,
+    EXPOSES,
+    IMPORTS,
+    PRODUCES,
+    READS,
+    TABLE,
+    TOPIC,
+    TOUCHES,
+    WRITES,
+    Edge,
+    Node,
+    SymbolRecord,
+    endpoint_uid,
+    file_uid,
+    table_uid,
+    topic_uid,
+)
+from codegraph.indexer.adapters._routes import ClientUrl, client_url, fits, join, normalize_template
+from codegraph.indexer.records import FileExtraction
+from codegraph.indexer.resolve import Resolution, SymbolTable
+
+_CALLABLE = frozenset(("function", "method", "class", "interface", "struct", "object", "trait", "enum", "record"))
+MAX_MOUNT_DEPTH = 8
+
+
+@dataclass(slots=True)
+class BoundaryLinks:
+    """``nodes``: Endpoint/Table/Topic nodes; ``edges``: evidence file -> edges;
+    ``unplaced``: client URLs (and ORM uses) that could not be linked, each
+    ``{"file", "line", "kind", "method", "url", "reason", "candidates"}``;
+    ``counts``: endpoints, http_calls, http_placed, http_<reason>, topics, tables..."""
+
+    nodes: list[Node] = field(default_factory=list)
+    edges: dict[str, list[Edge]] = field(default_factory=dict)
+    unplaced: list[dict[str, Any]] = field(default_factory=list)
+    counts: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass(slots=True)
+class _Endpoint:
+    method: str
+    path: str
+    framework: str
+    uid: str
+
+
+@dataclass(slots=True)
+class _Mount:
+    file: str
+    router: str | None
+    prefix: str
+    targets: list[str]
+    target_var: str | None
+
+
+class _Linker:
+    def __init__(self, repo: str, extractions: list[FileExtraction], resolution: Resolution, root: Path | None) -> None:
+        self.repo = repo
+        self.fx = {fx.file.path: fx for fx in extractions}
+        self.res = resolution
+        self.root = root
+        self.out = BoundaryLinks()
+        self.sym_by_uid: dict[str, SymbolRecord] = {}
+        self.syms: dict[str, list[SymbolRecord]] = {}
+        self.module: dict[str, SymbolRecord] = {}
+        self.by_name: dict[str, list[SymbolRecord]] = defaultdict(list)
+        for path, fx in self.fx.items():
+            lst = []
+            for s in fx.symbols:
+                self.sym_by_uid[s.uid] = s
+                if s.kind == "module":
+                    self.module.setdefault(path, s)
+                else:
+                    lst.append(s)
+                    self.by_name[s.name].append(s)
+            lst.sort(key=lambda s: (s.line, -s.end_line))
+            self.syms[path] = lst
+        self.nodes: dict[str, Node] = {}
+        self.seen: set[tuple[str, str, str, str, int]] = set()
+
+    # -- helpers ---------------------------------------------------------------------------
+    def edge(self, etype: str, src: str, tgt: str, file: str, line: int, **extra: Any) -> None:
+        e = Edge(etype, src, tgt, file, line, "framework", {k: v for k, v in extra.items() if v is not None})
+        if e.key() in self.seen:
+            return
+        self.seen.add(e.key())
+        self.out.edges.setdefault(file, []).append(e)
+
+    def enclosing(self, path: str, line: int, kinds: frozenset[str] | None = None) -> SymbolRecord | None:
+        """Innermost non-module symbol whose lines contain ``line`` (optionally of ``kinds``)."""
+        best: SymbolRecord | None = None
+        for s in self.syms.get(path, ()):
+            if s.line > line:
+                break
+            if s.end_line >= line and (kinds is None or s.kind in kinds) and (
+                    best is None or (s.end_line - s.line) <= (best.end_line - best.line)):
+                best = s
+        return best
+
+    def owner(self, path: str, line: int) -> SymbolRecord | None:
+        """The symbol a record belongs to: innermost callable, else the module symbol."""
+        return self.enclosing(path, line, _CALLABLE) or self.module.get(path)
+
+    def imported_files(self, path: str, line: int, name: str | None = None) -> list[str]:
+        """Files the import statement at ``path:line`` resolved to (IMPORTS edges)."""
+        found: list[tuple[str, list[str]]] = []
+        prefix = f"file|{self.repo}|"
+        for e in self.res.edges.get(path, ()):
+            if e.type == IMPORTS and e.line == line and e.target.startswith(prefix):
+                found.append((e.target[len(prefix):], list(e.extra.get("names") or [])))
+        if name and len(found) > 1:
+            named = [p for p, names in found if name in names]
+            if named:
+                return sorted(set(named))
+        return sorted({p for p, _ in found})
+
+    def node(self, uid: str, label: str, props: dict[str, Any]) -> None:
+        if uid not in self.nodes:
+            self.nodes[uid] = Node(uid, label, {"repo": self.repo, **props})
+
+    # -- handlers ----------------------------------------------------------------------------
+    def handler(self, rec: dict[str, Any]) -> SymbolRecord | None:
+        path, h = rec["file"], rec.get("handler")
+        if not h:
+            return None
+        last = h.rsplit(".", 1)[-1]
+        for e in self.res.edges.get(path, ()):
+            if e.type == CALLS and e.line == rec["line"]:
+                s = self.sym_by_uid.get(e.target)
+                if s is not None and s.name == last:
+                    return s
+        imp = rec.get("handler_import")
+        if imp:
+            files = self.imported_files(path, imp["line"], imp.get("name"))
+            want = last if "." in h or imp.get("name") in (None, "default", "*") else imp["name"]
+            for f in files:
+                cands = [s for s in self.syms.get(f, ()) if s.name == want]
+                if cands:
+                    cands.sort(key=lambda s: (s.parent is not None and s.parent != self.module.get(f, s).qualified_name,
+                                              s.line))
+                    return cands[0]
+        same = [s for s in self.syms.get(path, ()) if s.name == last]
+        if same:
+            return same[0]
+        if "." not in h or not imp:
+            # Go: a handler of the same package lives in a sibling file.
+            d = posixpath.dirname(path)
+            sib = [s for s in self.by_name.get(last, ()) if posixpath.dirname(s.file) == d]
+            if len(sib) == 1:
+                return sib[0]
+        cands = [s for s in self.by_name.get(last, ()) if s.kind in ("function", "method", "class")]
+        if len({s.qualified_name for s in cands}) == 1:
+            return cands[0]
+        return None
+
+    # -- endpoints ---------------------------------------------------------------------------
+    def module_files(self, module: str, importer: str) -> list[str]:
+        """Repo files of a dotted Python module (``orders.urls``), nearest the importer first."""
+        tail = module.replace(".", "/")
+        hits = [p for p in self.fx if p == f"{tail}.py" or p.endswith(f"/{tail}.py")
+                or p == f"{tail}/__init__.py" or p.endswith(f"/{tail}/__init__.py")]
+        base = posixpath.dirname(importer)
+        hits.sort(key=lambda p: (not p.startswith(posixpath.dirname(base)), len(p)))
+        return hits[:1]
+
+    def mounts(self, records: list[dict[str, Any]]) -> tuple[list[_Mount], list[dict[str, Any]]]:
+        out, nest = [], []
+        for r in records:
+            if r.get("framework") == "nestjs" and "scope" in r:
+                nest.append(r)
+                continue
+            path = r["file"]
+            targets: list[str] = []
+            if r.get("module"):
+                targets = self.module_files(r["module"], path)
+            elif r.get("same_file"):
+                targets = [path]
+            elif r.get("target_import"):
+                ti = r["target_import"]
+                targets = self.imported_files(path, ti["line"], ti.get("name"))
+            elif r.get("target"):
+                targets = [path]
+            if targets:
+                out.append(_Mount(path, r.get("router"), r.get("prefix", ""), targets, r.get("target_var")))
+        return out, nest
+
+    def prefixes(self, mounts: list[_Mount], path: str, router: str | None, depth: int = 0) -> list[str]:
+        if depth > MAX_MOUNT_DEPTH:
+            return [""]
+        ms = [m for m in mounts if path in m.targets and (m.target_var is None or router is None or m.target_var == router)
+              and not (m.file == path and m.router == router)]
+        if not ms:
+            return [""]
+        out = []
+        for m in ms:
+            for p in self.prefixes(mounts, m.file, m.router, depth + 1):
+                out.append(join(p, m.prefix))
+        return sorted(set(out))
+
+    def endpoints(self, records: list[dict[str, Any]], mount_recs: list[dict[str, Any]]) -> list[_Endpoint]:
+        mounts, nest = self.mounts(mount_recs)
+        eps: dict[str, _Endpoint] = {}
+        for r in records:
+            pres = self.prefixes(mounts, r["file"], r.get("router")) if mounts else [""]
+            if r.get("framework") == "nestjs":
+                for n in nest:
+                    scope = posixpath.dirname(n["scope"]) if n["scope"] else ""
+                    if not scope or r["file"].startswith(scope + "/"):
+                        pres = [join(n["prefix"], p) for p in pres]
+                        break
+            owner = self.handler(r) or self.owner(r["file"], r.get("at", r["line"]))
+            for pre in pres:
+                path = normalize_template(join(pre, r["path"])) if pre else r["path"]
+                method = r["method"].upper()
+                uid = endpoint_uid(self.repo, method, path)
+                self.node(uid, ENDPOINT, {"method": method, "path_template": path,
+                                          "framework": r.get("framework", "")})
+                eps.setdefault(uid, _Endpoint(method, path, r.get("framework", ""), uid))
+                self.out.counts["endpoints"] += 1
+                if owner is None:
+                    self.out.counts["endpoints_without_symbol"] += 1
+                    continue
+                self.edge(EXPOSES, owner.uid, uid, r["file"], r["line"], framework=r.get("framework"),
+                          handler=r.get("handler"))
+        return list(eps.values())
+
+    # -- http calls ---------------------------------------------------------------------------
+    def http_calls(self, records: list[dict[str, Any]], eps: list[_Endpoint]) -> None:
+        for r in records:
+            self.out.counts["http_calls"] += 1
+            url = client_url([(k, v) for k, v in r.get("parts", [])])
+            if r.get("base") == "unknown" and url.known_base and not url.host:
+                url = ClientUrl(url.segments, False)
+            method = (r.get("method") or "").upper() or None
+            if url.dynamic:
+                self.unplaced(r, "dynamic", [])
+                continue
+            cands = [e for e in eps if (method is None or e.method in (method, "ANY") or
+                                        (method == "HEAD" and e.method == "GET")) and fits(url, e.path)]
+            if len(cands) == 1:
+                owner = self.owner(r["file"], r.get("at", r["line"]))
+                if owner is None:
+                    self.unplaced(r, "no_symbol", [])
+                    continue
+                self.out.counts["http_placed"] += 1
+                self.edge(CALLS_HTTP, owner.uid, cands[0].uid, r["file"], r["line"], url=r.get("url"),
+                          method=method, client=r.get("client"))
+            elif cands:
+                self.unplaced(r, "ambiguous", sorted(f"{e.method} {e.path}" for e in cands))
+            else:
+                self.unplaced(r, "no_match", [])
+
+    def unplaced(self, r: dict[str, Any], reason: str, cands: list[str]) -> None:
+        self.out.counts[f"http_{reason}"] += 1
+        self.out.unplaced.append({"file": r["file"], "line": r["line"], "kind": "http_call", "method": r.get("method"),
+                                  "url": r.get("url"), "client": r.get("client"), "reason": reason,
+                                  "candidates": cands[:20]})
+
+    # -- topics ---------------------------------------------------------------------------------
+    def topics(self, records: list[dict[str, Any]]) -> None:
+        for r in records:
+            owner = self.owner(r["file"], r.get("at", r["line"]))
+            uid = topic_uid(self.repo, r["topic"])
+            self.node(uid, TOPIC, {"name": r["topic"], "broker": "kafka"})
+            self.out.counts["topic_access"] += 1
+            if owner is None:
+                continue
+            etype = PRODUCES if r.get("access") == "produce" else CONSUMES
+            self.edge(etype, owner.uid, uid, r["file"], r["line"], client=r.get("client"))
+
+    # -- tables ---------------------------------------------------------------------------------
+    def prisma_models(self) -> dict[str, str]:
+        """Prisma model (lower-cased) -> table, from every schema.prisma under the root."""
+        out: dict[str, str] = {}
+        if self.root is None or not self.root.is_dir():
+            return out
+        for schema in self.root.rglob("*.prisma"):
+            if "node_modules" in schema.parts:
+                continue
+            try:
+                text = schema.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            for m in re.finditer(r"(?ms)^\s*model\s+(\w+)\s*\{(.*?)^\s*\}", text):
+                mapped = re.search(r"@@map\(\s*(?:name\s*:\s*)?\"([^\"]+)\"", m.group(2))
+                out[m.group(1).lower()] = (mapped.group(1) if mapped else m.group(1)).lower()
+        return out
+
+    def tables(self, records: list[dict[str, Any]]) -> None:
+        models: dict[str, list[tuple[str, str]]] = defaultdict(list)  # model name -> [(table, file)]
+        repos: dict[str, str] = {}  # spring data repository -> entity
+        for r in records:
+            if r.get("access") == "model" and r.get("table"):
+                models[r["model"]].append((r["table"], r["file"]))
+            elif r.get("access") == "repository":
+                repos[r["repository"]] = r["model"]
+        prisma = self.prisma_models() if any(r.get("via") == "prisma" for r in records) else {}
+        jpa = {m.lower(): [t for t, _ in ts] for m, ts in models.items()
+               if any(f.endswith((".java", ".kt")) for _, f in ts)}
+        declared = {t for ts in models.values() for t, _ in ts}
+        for r in records:
+            access = r.get("access")
+            path, line = r["file"], r["line"]
+            if access in ("model", "repository"):
+                name = r.get("model") if access == "model" else r.get("repository")
+                tables = [r["table"]] if access == "model" else [t for t, _ in models.get(r["model"], [])]
+                for t in tables:
+                    self.table_edge(TOUCHES, path, line, t, file_level=True, names=[name], model=name, via=r.get("via"))
+                continue
+            tables = []
+            if r.get("table"):
+                t = r["table"]
+                if path.endswith((".java", ".kt")) and t in jpa and t not in declared:
+                    tables = jpa[t]  # JPQL names the entity, not the table
+                else:
+                    tables = [t]
+            elif r.get("repository"):
+                ent = repos.get(r["repository"])
+                tables = [t for t, _ in models.get(ent, [])] if ent else []
+            elif r.get("via") == "prisma":
+                tables = [prisma.get(r["model"].lower(), r["model"].lower())]
+            elif r.get("model"):
+                cands = models.get(r["model"], [])
+                imp = r.get("model_import")
+                if imp and len({t for t, _ in cands}) > 1:
+                    files = set(self.imported_files(path, imp["line"], imp.get("name")))
+                    cands = [c for c in cands if c[1] in files] or cands
+                tables = sorted({t for t, _ in cands})
+            if not tables:
+                if not r.get("optional"):
+                    self.out.counts["table_use_unplaced"] += 1
+                    self.out.unplaced.append({"file": path, "line": line, "kind": "table_access",
+                                              "method": access, "url": r.get("model") or r.get("repository"),
+                                              "reason": "unknown_model", "candidates": []})
+                continue
+            etype = WRITES if access == "write" else READS
+            for t in tables:
+                self.table_edge(etype, path, line, t, at=r.get("at", line), via=r.get("via"), model=r.get("model"),
+                                schema=r.get("schema"))
+
+    def table_edge(self, etype: str, path: str, line: int, table: str, file_level: bool = False, at: int | None = None,
+                   **extra: Any) -> None:
+        uid = table_uid(self.repo, table)
+        self.node(uid, TABLE, {"name": table})
+        self.out.counts["table_access"] += 1
+        if not file_level:
+            owner = self.enclosing(path, at or line, frozenset(("function", "method", "class", "struct", "object")))
+            if owner is not None:
+                self.edge(etype, owner.uid, uid, path, line, **extra)
+                return
+            extra["access"] = "write" if etype == WRITES else "read"
+        self.edge(TOUCHES, file_uid(self.repo, path), uid, path, line, **extra)
+
+    # -- name-aware imports ------------------------------------------------------------------------
+    def annotate_imports(self, extractions: list[FileExtraction]) -> None:
+        """``extra["symbols"]`` on IMPORTS edges: imported name -> qualified names."""
+        edges = [e for lst in self.res.edges.values() for e in lst if e.type == IMPORTS and e.extra.get("names")
+                 and any(n != "*" for n in e.extra["names"])]
+        if not edges:
+            return
+        table = SymbolTable(self.repo, extractions)
+        prefix = f"file|{self.repo}|"
+        for e in edges:
+            if not e.target.startswith(prefix):
+                continue
+            path = e.target[len(prefix):]
+            got: dict[str, list[str]] = {}
+            for n in e.extra["names"]:
+                if n == "*":
+                    continue
+                syms = table.export([path], n)
+                if syms:
+                    got[n] = sorted({s.qualified_name for s in syms})[:10]
+            if got:
+                e.extra["symbols"] = got
+
+
+def link_boundaries(
+    repo: str, extractions: list[FileExtraction], resolution: Resolution, root: Path | None = None
+) -> BoundaryLinks:
+    """Nodes and edges for every framework record of the repository (see module doc).
+    Also annotates ``resolution``'s IMPORTS edges with ``extra["symbols"]`` in place.
+    Never raises on odd records (a record missing a field is skipped and counted)."""
+    lk = _Linker(repo, extractions, resolution, root)
+    by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for fx in extractions:
+        for r in fx.framework:
+            if "file" not in r or "line" not in r:
+                lk.out.counts["bad_records"] += 1
+                continue
+            by_type[r.get("type", "")].append(r)
+    try:
+        lk.annotate_imports(extractions)
+    except (KeyError, TypeError, ValueError):
+        lk.out.counts["import_annotation_failed"] += 1
+    eps = lk.endpoints([r for r in by_type["endpoint"] if r.get("path") and r.get("method")], by_type["http_mount"])
+    lk.http_calls(by_type["http_call"], eps)
+    lk.topics([r for r in by_type["topic_access"] if r.get("topic")])
+    lk.tables(by_type["table_access"])
+    lk.out.nodes = list(lk.nodes.values())
+    return lk.out
+
+
+__all__ = ["BoundaryLinks", "link_boundaries"]
