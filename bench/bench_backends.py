@@ -11,6 +11,7 @@ Figures (wall clock, one process, the machine's other load included):
 - single-file re-import: one file with one body edit, one symbol removed and one added,
   then its edges replaced; p50 / p95 in ms (goal on Neo4j: < 500 ms);
 - impact (``codegraph.core.impact.impact``) at depth 5 over 20 targets, p50 / p95 in ms;
+- ``find_nodes`` (picker search) p50 / p95 in ms over 20 words;
 - search: ``upsert_chunks`` rows/s and BM25 p50 / p95 in ms over 30 queries.
 The synthetic repo is deterministic (seeded): every symbol calls ``--calls`` others.
 """
@@ -140,6 +141,12 @@ def bench_graph(store: GraphStore, args: argparse.Namespace) -> dict[str, str]:
     }
 
     rng = random.Random(11)
+    flat = []
+    for w in rng.sample(WORDS, 10) + [f"{a}_{b}" for a, b in zip(rng.sample(WORDS, 10), rng.sample(WORDS, 10), strict=True)]:
+        dt, _ = timed(lambda w=w: store.find_nodes(w, repo=REPO))
+        flat.append(dt * 1000)
+    out["find_nodes p50 ms"] = f"{pct(flat, 50):.0f}"
+    out["find_nodes p95 ms"] = f"{pct(flat, 95):.0f}"
     lat: list[float] = []
     by_file: dict[str, list[Edge]] = {}
     for e in edges:

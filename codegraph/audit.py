@@ -488,6 +488,14 @@ class _Auditor:
             self.kinds[(repo, qn)] = found[0].props.get("kind", "") if found else ""
         return self.kinds[(repo, qn)]
 
+    def _is_class(self, repo: str, name: str) -> bool:
+        """True when some class of the repo is called ``name``; cached."""
+        key = (repo, "class:" + name)
+        if key not in self.kinds:
+            found = self.store.symbols_by_name([name], repo).get(name, []) if name.isidentifier() else []
+            self.kinds[key] = "class" if any(n.props.get("kind") in ("class", "interface", "struct") for n in found) else ""
+        return self.kinds[key] == "class"
+
     def _subclass_of(self, repo: str, class_name: str, base_qn: str) -> bool:
         """True when a class named ``class_name`` extends ``base_qn`` (EXTENDS, transitive)."""
         key = (repo, class_name, base_qn)
@@ -540,7 +548,8 @@ class _Auditor:
                 if constructor_alias and qn == parent:
                     continue  # the class itself; its __init__ edge is looked for below
                 linked_owner = n.props.get("parent") or ""
-                virtual = site.receiver != "super()" and _last(site.receiver) != _last(linked_owner)
+                # super().m() and Class.m(self) name the implementation: no dispatch.
+                virtual = site.receiver != "super()" and not self._is_class(target.repo, _last(site.receiver))
                 if not constructor_alias and virtual and linked_owner in self._bases(target):
                     return ("graph_miss", "dispatch through a base class",
                             f"linked to base method {qn}; on an instance of {parent} the override runs")

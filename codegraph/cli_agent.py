@@ -23,8 +23,7 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
     def mcp() -> None:
         """Serve the MCP tools (search, callers, impact, table, endpoint, stats, freshness) on stdio.
 
-        Read-only. Configure it in an MCP client as the command `codegraph mcp`, with the same
-        CODEGRAPH_* environment as the CLI (e.g. CODEGRAPH_HOME). See docs/AGENT-GUIDE.md.
+        Read-only. Configure it in an MCP client as the command `codegraph mcp`, with the same CODEGRAPH_* environment as the CLI (e.g. CODEGRAPH_HOME). See docs/AGENT-GUIDE.md.
         """
 
         def body(ctx: Any) -> None:
@@ -48,10 +47,9 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
     ) -> None:
         """Accuracy audit: the graph's direct callers against plain text search of `name(`.
 
-        For each callable: callers found by text (comments, strings, generated files left out),
-        callers in the graph, and each disagreement with file:line and a class (name collision,
-        ambiguous stub, import alias...). Ends with precision and recall per language, raw (text as
-        truth) and judged (after classification). The repository's files must be on this disk.
+        For each callable: callers found by text (comments, strings, generated files left out), callers in the graph, and each disagreement with file:line and a class (name collision, ambiguous stub, import alias...).
+
+        Ends with precision and recall per language, raw (text as truth) and judged (after classification). The repository's files must be on this disk.
         """
 
         def body(ctx: Any) -> None:

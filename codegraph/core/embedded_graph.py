@@ -294,16 +294,20 @@ class EmbeddedGraphStore:
         labels = labels or [SYMBOL, FILE, STUB, "Endpoint", "Table", "Topic"]
         cond = f"label IN ({_q(len(labels))})" + (" AND repo=?" if repo else "")
         params: list[Any] = [*labels] + ([repo] if repo else [])
+        # Paths match on File nodes only: a symbol whose file path contains the text is
+        # not a match for it (its file is).
         sql = f"""
+        WITH cand AS (
+          SELECT uid, label, props, lower(name) AS lname, lower(qualified_name) AS lqn,
+                 CASE WHEN label='File' THEN lower(path) END AS lpath
+          FROM nodes WHERE {cond.replace('?', '{}')})
         SELECT uid,label,props, CASE
-          WHEN lower(name)=:t OR lower(qualified_name)=:t OR lower(path)=:t THEN 0
-          WHEN lower(qualified_name) LIKE :suffix ESCAPE '\\' OR lower(path) LIKE :suffix ESCAPE '\\' THEN 1
-          WHEN lower(name) LIKE :prefix ESCAPE '\\' OR lower(qualified_name) LIKE :prefix ESCAPE '\\'
-               OR lower(path) LIKE :prefix ESCAPE '\\' THEN 2
+          WHEN lname=:t OR lqn=:t OR lpath=:t THEN 0
+          WHEN lqn LIKE :suffix ESCAPE '\\' OR lpath LIKE :suffix ESCAPE '\\' THEN 1
+          WHEN lname LIKE :prefix ESCAPE '\\' OR lqn LIKE :prefix ESCAPE '\\' OR lpath LIKE :prefix ESCAPE '\\' THEN 2
           ELSE 3 END AS rank
-        FROM nodes WHERE {cond.replace('?', '{}')} AND (
-          lower(name) LIKE :sub ESCAPE '\\' OR lower(qualified_name) LIKE :sub ESCAPE '\\' OR lower(path) LIKE :sub ESCAPE '\\')
-        ORDER BY rank, length(coalesce(qualified_name, path, name)), uid LIMIT :limit"""
+        FROM cand WHERE lname LIKE :sub ESCAPE '\\' OR lqn LIKE :sub ESCAPE '\\' OR lpath LIKE :sub ESCAPE '\\'
+        ORDER BY rank, length(coalesce(lqn, lpath, lname)), uid LIMIT :limit"""
         named = {f"p{i}": v for i, v in enumerate(params)}
         sql = sql.format(*[f":p{i}" for i in range(len(params))])
         rows = self._conn().execute(sql, {

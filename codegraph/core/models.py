@@ -21,7 +21,8 @@ TABLE = "Table"
 TOPIC = "Topic"
 ISSUE = "Issue"
 SNAPSHOT = "CountSnapshot"
-NODE_LABELS = (REPO, FILE, SYMBOL, STUB, ENDPOINT, TABLE, TOPIC, ISSUE, SNAPSHOT)
+DECISION = "TriageDecision"  # a triage decision on stubs (codegraph.core.triage), kept across re-index
+NODE_LABELS = (REPO, FILE, SYMBOL, STUB, ENDPOINT, TABLE, TOPIC, ISSUE, SNAPSHOT, DECISION)
 
 # Edge types.
 IN_REPO = "IN_REPO"

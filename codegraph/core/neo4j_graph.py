@@ -326,8 +326,14 @@ class Neo4jGraphStore:
                 # Schema commands cannot share a transaction with each other: one each.
                 for stmt in _schema_statements():
                     name = stmt.split()[2] if stmt.split()[1] in ("CONSTRAINT", "INDEX") else stmt.split()[3]
-                    if name not in existing:
+                    if name in existing:
+                        continue
+                    try:
                         s.run(stmt).consume()
+                    except ClientError as e:
+                        # Another process created the same rule between SHOW and CREATE.
+                        if "AlreadyExists" not in (e.code or ""):
+                            raise
                 s.run("CALL db.awaitIndexes(300)").consume()
         self._call(attempt)
 
@@ -535,9 +541,9 @@ class Neo4jGraphStore:
         repo_cond = " AND n.repo = $repo" if repo else ""
         suffix = f".{t}" if ("." in t or "/" in t) else f"/{t}"
         # Same ranking as the embedded store: exact, qualified/path suffix, prefix, substring;
-        # a Symbol's "path" is its file, as there.
+        # paths match on File nodes only, as there.
         q = (f"MATCH (n:{ENTITY}) WHERE ({cond}){repo_cond} "
-             "WITH n, n.name AS name, n.qualified_name AS qn, CASE WHEN n:File THEN n.path ELSE n.file END AS path "
+             "WITH n, n.name AS name, n.qualified_name AS qn, CASE WHEN n:File THEN n.path ELSE null END AS path "
              "WITH n, name, qn, path, toLower(coalesce(name, '')) AS lname, toLower(coalesce(qn, '')) AS lqn, "
              "toLower(coalesce(path, '')) AS lpath "
              "WHERE lname CONTAINS $t OR lqn CONTAINS $t OR lpath CONTAINS $t "

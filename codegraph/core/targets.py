@@ -45,12 +45,23 @@ def _endpoint_matches(store: GraphStore, value: str, repo: str | None) -> list[N
     if not path:
         method, path = "", value
     norm = re.sub(r"\{(\w+)\}|<(?:\w+:)?(\w+)>|\[(\w+)\]", lambda m: ":" + next(g for g in m.groups() if g), path)
-    out = []
+    out, loose = [], []
+    shape = _param_shape(norm)
     for n in store.nodes_by_label(ENDPOINT, repo, limit=100000):
         p = n.props
-        if (not method or p.get("method", "").upper() in (method.upper(), "ANY")) and p.get("path_template") in (path, norm):
+        if method and p.get("method", "").upper() not in (method.upper(), "ANY"):
+            continue
+        if p.get("path_template") in (path, norm):
             out.append(n)
-    return out
+        elif _param_shape(p.get("path_template", "")) == shape:
+            loose.append(n)  # same route, other parameter names (":id" typed, ":order_id" declared)
+    return out or loose
+
+
+def _param_shape(path: str) -> str:
+    """``/a/:id/*rest/`` -> ``/a/:/*``: a route with its parameter names dropped."""
+    segs = [s for s in path.split("/") if s]
+    return "/" + "/".join(":" if s.startswith(":") else "*" if s.startswith("*") else s for s in segs)
 
 
 def resolve_target(store: GraphStore, text: str, repo: str | None = None, limit: int = 50) -> list[Node]:

@@ -42,8 +42,9 @@ PAGES: list[PageSpec] = [
     PageSpec("coverage.py", "Coverage", ":material/donut_small:", "Quality"),
     PageSpec("health.py", "Health", ":material/monitor_heart:", "System"),
     PageSpec("cypher.py", "Cypher console", ":material/terminal:", "System"),
-    # Triage, Issues and Baselines join here, one line each, e.g.
-    # PageSpec("triage.py", "Triage", ":material/rule:", "Quality"),
+    PageSpec("triage.py", "Triage", ":material/rule:", "Quality"),
+    PageSpec("baselines.py", "Baselines", ":material/timeline:", "Quality"),
+    PageSpec("issues.py", "Issues", ":material/forum:", "Quality"),
 ]
 
 

@@ -52,6 +52,16 @@ _CALLABLE = frozenset(("function", "method", "class", "interface", "struct", "ob
 MAX_MOUNT_DEPTH = 8
 
 
+def _common(a: str, b: str) -> int:
+    """Number of leading folders two paths share."""
+    n = 0
+    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1], strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
 @dataclass(slots=True)
 class BoundaryLinks:
     """``nodes``: Endpoint/Table/Topic nodes; ``edges``: evidence file -> edges;
@@ -130,8 +140,9 @@ class _Linker:
         """The symbol a record belongs to: innermost callable, else the module symbol."""
         return self.enclosing(path, line, _CALLABLE) or self.module.get(path)
 
-    def imported_files(self, path: str, line: int, name: str | None = None) -> list[str]:
-        """Files the import statement at ``path:line`` resolved to (IMPORTS edges)."""
+    def imported_files(self, path: str, line: int, name: str | None = None, spec: str | None = None) -> list[str]:
+        """Files the import statement at ``path:line`` resolved to (IMPORTS edges); when
+        the resolver could not place it, the module ``spec`` looked up by path here."""
         found: list[tuple[str, list[str]]] = []
         prefix = f"file|{self.repo}|"
         for e in self.res.edges.get(path, ()):
@@ -141,7 +152,40 @@ class _Linker:
             named = [p for p, names in found if name in names]
             if named:
                 return sorted(set(named))
-        return sorted({p for p, _ in found})
+        if found:
+            return sorted({p for p, _ in found})
+        return self.spec_files(path, spec, name) if spec else []
+
+    def spec_files(self, importer: str, spec: str, name: str | None) -> list[str]:
+        """Repo files for an import the resolver left unplaced: a Python module (a package
+        root below the repo root, as in monorepos) or a relative JS/TS specifier."""
+        if self.fx.get(importer) is not None and self.fx[importer].file.language == "python":
+            base = spec
+            if spec.startswith("."):
+                dots = len(spec) - len(spec.lstrip("."))
+                d = posixpath.dirname(importer)
+                for _ in range(dots - 1):
+                    d = posixpath.dirname(d)
+                rest = spec.lstrip(".").replace(".", "/")
+                tails = [posixpath.join(d, rest) if rest else d]
+                exact = True
+            else:
+                tails, exact = [base.replace(".", "/")], False
+            cands = []
+            for t in tails:
+                if name and name not in ("*", "default"):
+                    cands += [f"{t}/{name}.py", f"{t}/{name}/__init__.py"]
+                cands += [f"{t}.py", f"{t}/__init__.py"]
+            for c in cands:
+                hits = [p for p in self.fx if p == c or (not exact and p.endswith("/" + c))]
+                if hits:
+                    hits.sort(key=lambda p: (-_common(p, importer), len(p)))
+                    return hits[:1]
+            return []
+        from codegraph.indexer.languages.javascript import specifier_paths
+
+        paths = specifier_paths(importer, spec) or []
+        return [p for p in paths if p in self.fx][:1]
 
     def node(self, uid: str, label: str, props: dict[str, Any]) -> None:
         if uid not in self.nodes:
@@ -160,7 +204,7 @@ class _Linker:
                     return s
         imp = rec.get("handler_import")
         if imp:
-            files = self.imported_files(path, imp["line"], imp.get("name"))
+            files = self.imported_files(path, imp["line"], imp.get("name"), imp.get("spec"))
             want = last if "." in h or imp.get("name") in (None, "default", "*") else imp["name"]
             for f in files:
                 cands = [s for s in self.syms.get(f, ()) if s.name == want]
@@ -206,7 +250,7 @@ class _Linker:
                 targets = [path]
             elif r.get("target_import"):
                 ti = r["target_import"]
-                targets = self.imported_files(path, ti["line"], ti.get("name"))
+                targets = self.imported_files(path, ti["line"], ti.get("name"), ti.get("spec"))
             elif r.get("target"):
                 targets = [path]
             if targets:
@@ -339,10 +383,9 @@ class _Linker:
             tables = []
             if r.get("table"):
                 t = r["table"]
-                if path.endswith((".java", ".kt")) and t in jpa and t not in declared:
-                    tables = jpa[t]  # JPQL names the entity, not the table
-                else:
-                    tables = [t]
+                # JPQL names the entity, not the table.
+                jpql = path.endswith((".java", ".kt")) and t in jpa and t not in declared
+                tables = jpa[t] if jpql else [t]
             elif r.get("repository"):
                 ent = repos.get(r["repository"])
                 tables = [t for t, _ in models.get(ent, [])] if ent else []
@@ -352,7 +395,7 @@ class _Linker:
                 cands = models.get(r["model"], [])
                 imp = r.get("model_import")
                 if imp and len({t for t, _ in cands}) > 1:
-                    files = set(self.imported_files(path, imp["line"], imp.get("name")))
+                    files = set(self.imported_files(path, imp["line"], imp.get("name"), imp.get("spec")))
                     cands = [c for c in cands if c[1] in files] or cands
                 tables = sorted({t for t, _ in cands})
             if not tables:

@@ -15,7 +15,7 @@ from codegraph.core.models import FileRecord, stable_hash
 from codegraph.indexer.languages import extractor_for
 from codegraph.indexer.records import FileExtraction
 
-EXTRACTOR_VERSION = "0.1.0"  # bump when any extraction rule changes: forces a full rebuild
+EXTRACTOR_VERSION = "0.2.0"  # bump when any extraction rule changes: forces a full rebuild
 
 
 def extract_source(repo: str, path: str, language: str, source: bytes) -> FileExtraction:
@@ -31,6 +31,12 @@ def extract_source(repo: str, path: str, language: str, source: bytes) -> FileEx
         fr = FileRecord(repo, path, language, stable_hash(source.decode("utf-8", "replace")),
                         had_error=True, coverage_status="error", size_bytes=len(source))
         return FileExtraction(file=fr, errors=[f"extractor failed: {type(e).__name__}: {e}"])
+    try:
+        from codegraph.indexer.adapters import extract_framework
+
+        fx.framework.extend(extract_framework(language, path, source, fx))
+    except Exception as e:  # an adapter bug costs the framework records of one file, not the file
+        fx.errors.append(f"framework adapters failed: {type(e).__name__}: {e}")
     fx.file.size_bytes = len(source)
     if not fx.file.line_count:
         fx.file.line_count = source.count(b"\n") + (0 if source.endswith(b"\n") else 1)

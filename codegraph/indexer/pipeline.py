@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from codegraph.core.graph_store import GraphStore
-from codegraph.core.models import STUB, Chunk, FileImport, RepoRecord, stable_hash
+from codegraph.core.models import ENDPOINT, STUB, TABLE, TOPIC, Chunk, FileImport, RepoRecord, file_uid, stable_hash
 from codegraph.core.search_index import SearchIndex
+from codegraph.indexer.adapters.pages import assign_routes
+from codegraph.indexer.boundaries import link_boundaries
 from codegraph.indexer.discover import DiscoveredFile, discover
 from codegraph.indexer.extract import EXTRACTOR_VERSION, extract_source
 from codegraph.indexer.languages import link_repo
@@ -60,6 +62,11 @@ class IndexSummary:
     commit: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
     messages: list[str] = field(default_factory=list)
+    # Cross-boundary links (issue 5): client URLs that matched no endpoint or several,
+    # the first of them listed (file, line, method, url, reason, candidates), and counts.
+    unplaced_urls: int = 0
+    unplaced: list[dict[str, Any]] = field(default_factory=list)
+    boundaries: dict[str, int] = field(default_factory=dict)
 
 
 def git_head(root: Path) -> str | None:
@@ -192,7 +199,8 @@ def index_repo(
             fresh[path].file.route = route
     try:
         return apply_extractions(s, root, repo, graph, search, state, fresh, chunks, removed, set(current), known,
-                                 decisions=decisions, rebuild=rebuild, fingerprint=fingerprint, progress=tick, t0=t0)
+                                 decisions=decisions, rebuild=rebuild, fingerprint=fingerprint, progress=tick, t0=t0,
+                                 pages=pages)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -216,9 +224,11 @@ def apply_extractions(
     fingerprint: str,
     progress: Progress,
     t0: float,
+    pages: dict[str, str] | None = None,
 ) -> IndexSummary:
     """Load fresh extractions, drop removed files, re-resolve the repo, update search,
-    then write state. Shared by ``index_repo`` and ``load_jsonl``."""
+    then write state. Shared by ``index_repo`` and ``load_jsonl``. ``pages`` is the
+    explicit path -> route mapping of codegraph.toml (it wins over route conventions)."""
     tick = progress
     now = datetime.now(UTC).isoformat(timespec="seconds")
     s.commit = s.commit or git_head(root)
@@ -234,6 +244,9 @@ def apply_extractions(
     graph.upsert_repo(rec)
     if removed:
         graph.remove_files(repo, removed)
+    routes = assign_routes(current, pages)  # page routes by file-system conventions + explicit mapping
+    for p, fx in fresh.items():
+        fx.file.route, fx.file.app = routes.get(p, (None, None))
     items = [FileImport(fx.file, fx.symbols) for fx in fresh.values()]
     for i in range(0, len(items), LOAD_BATCH):
         graph.import_files(repo, items[i:i + LOAD_BATCH])
@@ -253,18 +266,40 @@ def apply_extractions(
         s.resolutions = dict(res.counts)
         if res.stubs:
             graph.upsert_nodes([st.to_node() for st in res.stubs.values()])
+        links = link_boundaries(repo, all_fx, res, root if root.is_dir() else None)
+        if links.nodes:
+            graph.upsert_nodes(links.nodes)
+        for p, es in links.edges.items():
+            res.edges.setdefault(p, []).extend(es)
+        s.unplaced_urls = sum(1 for u in links.unplaced if u["kind"] == "http_call")
+        s.unplaced = links.unplaced[:200]
+        s.boundaries = dict(links.counts)
         rewrite: list[str] = []
+        # An unchanged file whose page route changed (a page appeared next to it) is re-imported.
+        stale = [p for p in unchanged_paths if p in cached]
+        stored = graph.get_nodes([file_uid(repo, p) for p in stale]) if stale else {}
+        moved = []
+        for p in stale:
+            want = routes.get(p, (None, None))
+            node = stored.get(file_uid(repo, p))
+            if node is not None and (node.props.get("route"), node.props.get("app")) != want:
+                cached[p].file.route, cached[p].file.app = want
+                moved.append(cached[p])
+        if moved:
+            graph.import_files(repo, [FileImport(fx.file, fx.symbols) for fx in moved])
+            rewrite.extend(fx.file.path for fx in moved)
+        moved_paths = {fx.file.path for fx in moved}
         for fx in all_fx:
             p = fx.file.path
             h = _edges_hash(res.edges.get(p, []))
             edges_hashes[p] = h
-            if p in fresh or known.get(p, ("", ""))[1] != h:
+            if (p in fresh or known.get(p, ("", ""))[1] != h) and p not in moved_paths:
                 rewrite.append(p)
         for i in range(0, len(rewrite), LOAD_BATCH):
             part = rewrite[i:i + LOAD_BATCH]
             graph.replace_edges(repo, part, [e for p in part for e in res.edges.get(p, [])])
             tick("link", min(i + LOAD_BATCH, len(rewrite)), len(rewrite))
-        graph.prune_unreferenced(repo, [STUB])
+        graph.prune_unreferenced(repo, [STUB, ENDPOINT, TABLE, TOPIC])
         s.edges_rewritten_files = len(rewrite)
     s.timings["resolve+link"] = time.perf_counter() - t
 

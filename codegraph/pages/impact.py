@@ -78,6 +78,11 @@ def _picker(store: object, repo: str | None) -> list:
         "Target", key="impact_target", placeholder="OrderService.place · save · file:lib/order.py · table:orders",
         help="A qualified name, a bare name, or file: / table: / endpoint: / topic: followed by its name.")
     remember("impact_target")
+    # The URL carries the target, so a blast radius can be shared as a link (?target=...).
+    if text.strip():
+        st.query_params["target"] = text.strip()
+    elif "target" in st.query_params:
+        del st.query_params["target"]
     if not text.strip():
         st.info("Type a symbol, file, table or endpoint to see what depends on it.", icon=":material/search:")
         return []
@@ -91,10 +96,12 @@ def _picker(store: object, repo: str | None) -> list:
                    icon=":material/search_off:")
         return []
     by_uid = {n.uid: n for n in cands}
-    picked = st.multiselect(
+    picked: list[str] = st.multiselect(
         f"Matches ({len(cands)}): pick one or several (overloads are listed separately)", list(by_uid),
         default=default_pick(cands), format_func=lambda u: describe(by_uid[u]),
         key=f"impact_pick|{repo}|{text.strip()}")
+    if not picked:
+        st.info("Pick at least one match above.", icon=":material/touch_app:")
     return [by_uid[u] for u in picked]
 
 

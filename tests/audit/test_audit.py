@@ -91,9 +91,11 @@ def test_dispatch_constructor_decorator_external_recursion_nested(indexed) -> No
     assert set(by) == {"pkg.store.Child.step", "pkg.store.Store.__init__", "pkg.store.deco", "pkg.store.dumps",
                        "pkg.store.countdown", "pkg.store.Plain.__init__", "pkg.store.outer.inner"}
     assert _rows(by["pkg.store.Child.step"]) == {
-        # self.step() in Base.run runs Child.step on a Child; super().step() in Child2 never does.
+        # self.step() in Base.run runs Child.step on a Child; super().step() in Child2 and
+        # Base.step(self) in Child3 never do.
         ("missed", "pkg.store.Base.run", "graph_miss", "dispatch through a base class", "pkg/store.py", 22),
-        ("missed", "pkg.more.Child2.step", "text_false_positive", "name collision", "pkg/more.py", 15)}
+        ("missed", "pkg.more.Child2.step", "text_false_positive", "name collision", "pkg/more.py", 15),
+        ("missed", "pkg.more.Child3.step", "text_false_positive", "name collision", "pkg/more.py", 24)}
     init = by["pkg.store.Store.__init__"]  # found as `Store(` by text, as the optional __init__ edge by the graph
     assert (init.expected, init.actual, init.matched, init.missed, init.extra) == (1, 1, 1, [], [])
     assert _rows(by["pkg.store.Plain.__init__"]) == {
@@ -115,9 +117,9 @@ def test_figures_per_language(indexed) -> None:  # noqa: ANN001
     rep = audit(graph, ["pkg.store.Store.save", "pkg.store.helper", "pkg.store.Child.step", "pkg.store.deco",
                         "pkg.store.dumps"])
     s = rep.languages["python"].summary()
-    # text 5+4+2+0+1 = 12 callers, graph 1+4+0+1+0 = 6, both 1+2 = 3
-    assert (s["expected"], s["actual"], s["matched"]) == (12, 6, 3)
-    assert s["raw_precision"] == round(3 / 6, 4) and s["raw_recall"] == round(3 / 12, 4)
+    # text 5+4+3+0+1 = 13 callers, graph 1+4+0+1+0 = 6, both 1+2 = 3
+    assert (s["expected"], s["actual"], s["matched"]) == (13, 6, 3)
+    assert s["raw_precision"] == round(3 / 6, 4) and s["raw_recall"] == round(3 / 13, 4)
     # judged: TP = 3 matched + alias + decorator + attribution extra = 6; FP 0;
     # FN = base-class dispatch = 1; flagged = the ambiguous stub (text false positives
     # and the attribution miss drop out).

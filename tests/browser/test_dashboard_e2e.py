@@ -21,9 +21,11 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from codegraph.dashboard import graph_view
 from tests.dashboard.shop import SAVE_CALLERS, Indexed, dashboard_env, index_shop, write_shop
 
 pytestmark = pytest.mark.browser
@@ -147,6 +149,25 @@ def shot(pg: Any, name: str) -> None:
     pg.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
+def _find_colour(pg: Any, selector: str, hex_colour: str) -> tuple[float, float]:
+    """Page coordinates of the middle of the pixels of ``hex_colour`` inside ``selector``
+    (the canvas draws nodes; this finds one without access to vis-network's internals)."""
+    import io
+
+    from PIL import Image
+
+    el = pg.locator(selector)
+    box = el.bounding_box()
+    img = Image.open(io.BytesIO(el.screenshot())).convert("RGB")
+    want = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    hits = [(x, y) for y in range(0, img.height, 2) for x in range(0, img.width, 2)
+            if all(abs(a - b) <= 6 for a, b in zip(img.getpixel((x, y)), want, strict=True))]
+    assert hits, f"no pixel of {hex_colour} in {selector}"
+    xs, ys = sorted(h[0] for h in hits), sorted(h[1] for h in hits)
+    scale = img.width / box["width"]
+    return box["x"] + xs[len(xs) // 2] / scale, box["y"] + ys[len(ys) // 2] / scale
+
+
 def test_every_page_opens(dashboard: str, page: Any) -> None:
     for path, title in PAGES.items():
         page.goto(f"{dashboard}/{path}")
@@ -192,6 +213,16 @@ def test_impact_exploration(dashboard: str, page: Any) -> None:
     assert "★ target" in body.inner_text() and "test" in body.inner_text()  # the legend
     shot(page, "impact-1-radius")
 
+    # Click a node in the graph: the only method (OrderService.place), found by its colour.
+    x, y = _find_colour(page, 'iframe[title="streamlit_agraph.agraph"]', graph_view.KIND_COLOURS["method"])
+    page.mouse.click(x, y)
+    idle(page)
+    no_exception(page, "node click")
+    text = body.inner_text()
+    assert "shop.orders.OrderService.place · method · shop/orders.py:12" in text
+    assert "Why it is here: depth 1, CALLS at shop/orders.py:14" in text
+    shot(page, "impact-1b-clicked-node")
+
     # Narrow: hide tests, then depth 2.
     page.get_by_text("Hide tests").click()
     idle(page)
@@ -236,6 +267,7 @@ def test_search_hit_leads_to_its_blast_radius(dashboard: str, page: Any) -> None
     page.get_by_role("button", name="Impact").first.click()
     idle(page)
     no_exception(page, "search -> impact")
-    assert page.url.rstrip("/").endswith("/impact")
+    assert urlparse(page.url).path.rstrip("/").endswith("/impact")
+    assert parse_qs(urlparse(page.url).query) == {"target": ["shop.store.save"]}  # shareable link
     assert "Evidence: 4 of 4 callers" in body.inner_text()
     shot(page, "search-to-impact")

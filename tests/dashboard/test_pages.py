@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.dashboard.conftest import open_app
+from tests.dashboard.conftest import APP, open_app
 from tests.dashboard.shop import SAVE_CALLERS, Indexed, index_shop, write_shop
 
 PAGES = ("overview.py", "search.py", "impact.py", "coverage.py", "health.py", "cypher.py")
@@ -48,6 +48,18 @@ def text_of(at: AppTest) -> str:
 def test_page_renders_without_exception(app: App, page: str) -> None:
     at = clean(app(page))
     assert at.title and at.title[0].value  # the page drew its heading, not an early failure
+
+
+def _other_pages() -> list[str]:
+    from codegraph.dashboard.app import PAGES as LISTED
+
+    return [p.file for p in LISTED if p.file not in PAGES]
+
+
+@pytest.mark.parametrize("page", _other_pages())
+def test_pages_of_other_faces_raise_nothing(app: App, page: str) -> None:
+    at = app(page)
+    assert not at.exception, [e.value for e in at.exception]
 
 
 def test_every_listed_page_exists_and_is_reachable() -> None:
@@ -333,3 +345,38 @@ def test_unreachable_graph_is_one_readable_line(point_at: Callable[..., None], t
         errors = [e.value for e in at.error]
         assert errors, page
         assert all("\n" not in e and "CODEGRAPH_GRAPH" in e and "Traceback" not in e for e in errors), (page, errors)
+
+
+def test_secrets_configure_the_stores_and_env_wins(shop: Indexed, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from codegraph.core import settings
+
+    for k in ("CODEGRAPH_HOME", "CODEGRAPH_GRAPH", "CODEGRAPH_SEARCH", "CODEGRAPH_EMBED_MODEL_PATH"):
+        monkeypatch.delenv(k, raising=False)
+    settings.get_settings.cache_clear()
+    secrets = {"codegraph": {"home": str(shop.home), "graph": "embedded", "search": "embedded",
+                             "embed_model_path": "none", "unknown_key": "ignored"}}
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.secrets.update(secrets)
+    clean(at.run())
+    assert metrics(at)["Files"] == "8"  # secrets beat .codegraph/services.env
+
+    monkeypatch.setenv("CODEGRAPH_HOME", str(tmp_path / "other-home"))
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.secrets.update(secrets)
+    clean(at.run())
+    assert any("codegraph index PATH" in i.value for i in at.info)  # env beats secrets
+
+
+def test_impact_deep_link_and_empty_pick(app: App) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["target"] = "shop.api.create_order"
+    at.run()
+    at.switch_page("../pages/impact.py").run()
+    clean(at)
+    assert at.text_input(key="impact_target").value == "shop.api.create_order"
+    assert {r["caller"] for r in table_with(at, "caller")} == {"shop.api.bulk_create",
+                                                                "tests.test_orders.test_create_order"}
+    at.multiselect[0].set_value([]).run()
+    clean(at)
+    assert any("Pick at least one match" in i.value for i in at.info) and not at.metric

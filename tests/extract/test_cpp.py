@@ -62,6 +62,11 @@ def test_overloads_are_distinct_symbols_and_receive_overload_edges() -> None:
     care_to_feed = [e for edges in res.edges.values() for e in edges
                     if e.source.split("|")[2] == "zoo::Keeper::care" and e.target.split("|")[2] == "zoo::Animal::feed"]
     assert len(care_to_feed) == 2 and {e.resolution for e in care_to_feed} == {"overload"}
+    # constructor overloads are told apart by the number of arguments
+    ctor_edges = {(e.line, e.target.split("|")[3]) for edges in res.edges.values() for e in edges
+                  if e.target.split("|")[2] == "zoo::Dog::Dog" and e.source.split("|")[2] == "zoo::Keeper::adopt"}
+    by_sig = {s.signature_hash: s.arity for s in ctors}
+    assert sorted((line, by_sig[sig]) for line, sig in ctor_edges) == [(20, 1), (23, 0), (25, 0)]
 
 
 def test_symbols_visibility_and_files() -> None:

@@ -69,6 +69,8 @@ def test_ambiguous_stub_and_reopened_class() -> None:
     carts = [s for fx in fxs for s in fx.symbols if s.qualified_name == "Shop::Cart"]
     assert len(carts) == 2 and len({s.uid for s in carts}) == 2  # reopened in gift_cart.rb
     assert next(fx for fx in fxs if fx.file.path == "spec/cart_spec.rb").file.is_test
+    add = next(s for fx in fxs for s in fx.symbols if s.qualified_name == "Shop::Cart#add")
+    assert add.docstring == "Adds an item and records it in the store."
 
 
 def test_visibility_sections_and_singletons() -> None:

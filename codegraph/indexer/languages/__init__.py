@@ -72,8 +72,13 @@ def extractor_for(language: str) -> ModuleType | None:
 def link_repo(extractions: list, root: Path | None = None) -> None:
     """Repo-wide passes some languages need before resolution (an extractor sees one
     file): e.g. Go maps import paths to in-repo packages via go.mod and adds implicit
-    interface IMPLEMENTS. Mutates ``extractions`` in place; safe to run twice."""
+    interface IMPLEMENTS; JavaScript/TypeScript maps tsconfig paths and workspace
+    packages to files (``js_modules``). Mutates ``extractions`` in place; safe to run twice."""
     languages = {fx.file.language for fx in extractions}
+    if languages & {"javascript", "typescript", "tsx"}:
+        from codegraph.indexer.languages.js_modules import link_js_modules
+
+        link_js_modules(extractions, root)
     if "go" in languages:
         go = extractor_for("go")
         if go is not None and hasattr(go, "link_repo"):

@@ -49,7 +49,7 @@ EXPORT_MACRO = re.compile(
 # `LZ4LIB_API int f(...)`, `static BROTLI_INLINE uint16_t f(...)`, `FORCE_INLINE U32\nf(`:
 # an all-caps macro followed by what is clearly the rest of a declaration.
 SPEC_MACRO = re.compile(
-    rb"(?m)^[ \t]*(?:(?:static|extern|inline|[ \t]+)[ \t]*)*([A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z]{2,}[A-Z0-9]*)\s+"
+    rb"(?m)^[ \t]*(?:(?:static|extern|inline|[A-Z][A-Z0-9_]*)[ \t]+)*?([A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z]{2,}[A-Z0-9]*)\s+"
     rb"(?=(?:static|extern|inline|const|volatile|unsigned|signed|struct|enum|union|void|char|short|int|long|float"
     rb"|double|bool|_Bool|class|template)\b|[A-Za-z_]\w*(?:::\w+)*(?:\s*[*&]+\s*|[ \t]*\n\s*|[ \t]+[*&]*)\w+"
     rb"[ \t]*[(;=\[])")
@@ -422,6 +422,8 @@ class _Extractor:
         qn = "::".join(qn_segs)
         parent = owner or ("::".join(sc.lookup) if sc.lookup else self.path)
         s = self._symbol(node, kind, qn, name, ptypes, parent, vis)
+        if self.lang == "cpp":
+            s.arity, s.variadic = _param_arity(params)
         lookup = tuple(owner.split("::")) if owner else sc.lookup
         return _Scope(node.end_byte, "fn", lookup, qn, s.signature_hash, owner=owner)
 
@@ -476,8 +478,9 @@ class _Extractor:
                     name = self._declarator_name(dn)[0] if dn is not None else ""
                     if name:
                         ptypes = self._param_types(fdecl.child_by_field_name("parameters"), fdecl)
-                        self._symbol(node, "method", f"{sc.owner}::{name}", name, ptypes, sc.owner, vis,
-                                     head_end=node.end_byte)
+                        pv = self._symbol(node, "method", f"{sc.owner}::{name}", name, ptypes, sc.owner, vis,
+                                          head_end=node.end_byte)
+                        pv.arity, pv.variadic = _param_arity(fdecl.child_by_field_name("parameters"))
                 continue
             inner = d
             while inner is not None and inner.type not in ("field_identifier", "identifier"):
@@ -506,13 +509,16 @@ class _Extractor:
         cands: list[str] = []
         if not system:
             cands.append(posixpath.normpath(posixpath.join(here, inc)))
+        # then the include roots a build would pass with -I: each ancestor directory
+        # and its include/ folder, nearest first (`proj/include/lib/x.h` from `proj/src/`)
         d = here
         while True:
             d = posixpath.dirname(d) if d else ""
-            cands.append(posixpath.normpath(posixpath.join(d, inc)) if d else posixpath.normpath(inc))
+            for root in ((d, f"{d}/include") if d else ("", "include")):
+                cands.append(posixpath.normpath(posixpath.join(root, inc)) if root else posixpath.normpath(inc))
             if not d:
                 break
-        for root in ("include", "src", "lib"):
+        for root in ("src", "lib"):
             cands.append(f"{root}/{posixpath.normpath(inc)}")
         cands = [c for c in dict.fromkeys(cands) if not c.startswith("..") and c != self.path]
         if not system:
@@ -633,6 +639,10 @@ class _Extractor:
                 ex["name_kinds"] = name_kinds
         if optional:
             ex["optional"] = True
+        if rtype == "CALLS" and self.lang == "cpp":
+            n = _call_arity(node)
+            if n is not None:
+                ex["arity"] = n  # the resolver keeps the overloads this many arguments fit
         self.refs.append(Reference(rtype, sc.source_qn, target, self.path, ts.line(node), sc.source_sig, "symbol", ex))
 
     def _bases(self, node: TSNode, sc: _Scope, outer: _Scope) -> None:
@@ -790,7 +800,8 @@ class _Extractor:
             self._ref("CALLS", sc, written, node, self._owner_candidates(segs, sc, m, "receiver_type"),
                       optional=stl)
             return
-        self._ref("CALLS", sc, written, node, [], name=m, name_kinds=["method"], optional=stl)
+        if not stl:  # STL names on an unknown receiver are almost always STL calls
+            self._ref("CALLS", sc, written, node, [], name=m, name_kinds=["method"])
 
     def _receiver_type(self, recv: TSNode | None, sc: _Scope) -> tuple[str, ...] | None:
         if recv is None:
@@ -822,6 +833,40 @@ class _Extractor:
                 if ftype is not None:
                     return self._type_segments(ftype)
         return None
+
+
+def _count_args(args: TSNode | None) -> int:
+    return 0 if args is None else sum(1 for c in args.named_children if c.type != "comment")
+
+
+def _call_arity(node: TSNode) -> int | None:
+    """Arguments passed by a call, `new`, or a constructing declaration."""
+    t = node.type
+    if t in ("call_expression", "new_expression"):
+        return _count_args(node.child_by_field_name("arguments"))
+    if t == "init_declarator":
+        v = node.child_by_field_name("value")
+        return _count_args(v) if v is not None and v.type in ("argument_list", "initializer_list") else None
+    return None
+
+
+def _param_arity(params: TSNode | None) -> tuple[int | None, bool]:
+    """(parameter count, variadic); count None when defaults make it a range."""
+    if params is None:
+        return None, False
+    n, variadic = 0, False
+    for p in params.named_children:
+        if p.type == "comment":
+            continue
+        if p.type in ("variadic_parameter", "variadic_parameter_declaration") or ts.text(p) == "...":
+            variadic = True
+            continue
+        if p.type == "optional_parameter_declaration":
+            return None, variadic
+        if p.type == "parameter_declaration" and ts.text(p).strip() == "void" and len(params.named_children) == 1:
+            return 0, False
+        n += 1
+    return n, variadic
 
 
 def _blank(m: re.Match[bytes], group: int) -> bytes:

@@ -31,6 +31,52 @@ from codegraph.indexer.records import FileExtraction, Reference
 
 LANG = "php"
 SOURCE_ROOTS = ("src", "app", "lib", "")
+# Language constructs the grammar parses as calls.
+CONSTRUCTS = frozenset({"isset", "empty", "unset", "eval", "exit", "die", "list", "array", "compact", "extract",
+                        "func_get_args", "func_num_args"})
+# Core functions and classes: an edge when the repository defines the name (a polyfill),
+# never a stub.
+BUILTIN_FUNCTIONS = frozenset("""
+strlen count sprintf printf vsprintf implode explode substr str_replace str_contains str_starts_with str_ends_with
+strpos stripos strrpos strtolower strtoupper ucfirst lcfirst ucwords trim ltrim rtrim str_repeat str_pad
+str_split sprintf number_format preg_match preg_match_all preg_replace preg_replace_callback preg_split
+preg_quote array_map array_filter array_reduce array_keys array_values array_merge array_merge_recursive
+array_combine array_flip array_slice array_splice array_search array_key_exists array_key_first
+array_key_last array_unique array_reverse array_pop array_push array_shift array_unshift array_fill
+array_fill_keys array_column array_diff array_diff_key array_intersect array_intersect_key array_walk
+array_sum array_product in_array is_array is_string is_int is_integer is_float is_bool is_null is_numeric
+is_object is_callable is_iterable is_countable is_resource is_a is_subclass_of get_class get_parent_class
+get_object_vars method_exists property_exists class_exists interface_exists function_exists trait_exists
+enum_exists defined define constant sort rsort usort uasort uksort ksort krsort asort arsort range min max
+abs floor ceil round intval floatval strval boolval settype gettype get_debug_type json_encode json_decode
+serialize unserialize var_export var_dump print_r spl_object_hash spl_object_id spl_autoload_register
+iterator_to_array call_user_func call_user_func_array func_get_args is_file is_dir file_exists
+file_get_contents file_put_contents fopen fclose fwrite fread fgets feof fflush unlink mkdir rmdir rename
+copy realpath dirname basename pathinfo glob scandir tempnam sys_get_temp_dir getenv putenv ini_get
+ini_set time microtime hrtime date mktime strtotime date_default_timezone_get usleep sleep trigger_error
+error_reporting set_error_handler restore_error_handler set_exception_handler debug_backtrace
+htmlspecialchars html_entity_decode htmlentities strip_tags addslashes stripslashes nl2br urlencode
+rawurlencode urldecode http_build_query parse_url parse_str base64_encode base64_decode md5 sha1 crc32
+hash hash_hmac random_int random_bytes mt_rand rand uniqid bin2hex hex2bin ord chr mb_strlen mb_substr
+mb_strtolower mb_strtoupper mb_strpos mb_str_split mb_convert_encoding mb_check_encoding iconv ctype_digit
+ctype_alpha ctype_space ctype_upper ctype_lower array_is_list str_word_count wordwrap similar_text
+levenshtein sprintf vsprintf fprintf ob_start ob_get_clean ob_get_contents ob_end_clean headers_sent header
+class_implements class_uses is_writable is_readable stream_get_contents fseek ftell rewind array_rand
+shuffle array_chunk array_pad array_count_values natsort natcasesort array_multisort version_compare
+phpversion php_sapi_name extension_loaded function_exists mb_internal_encoding str_word_count
+""".split())
+CORE_CLASSES = frozenset("""
+Exception ErrorException Error TypeError ValueError ArgumentCountError ArithmeticError DivisionByZeroError
+RuntimeException LogicException InvalidArgumentException DomainException LengthException OutOfRangeException
+OutOfBoundsException RangeException OverflowException UnderflowException UnexpectedValueException
+BadFunctionCallException BadMethodCallException JsonException Closure Generator stdClass ArrayObject
+ArrayIterator SplObjectStorage SplQueue SplStack SplFileInfo SplFileObject SplTempFileObject
+SplPriorityQueue SplFixedArray DateTime DateTimeImmutable DateTimeZone DateInterval DatePeriod
+IteratorIterator RecursiveArrayIterator RecursiveIteratorIterator FilesystemIterator DirectoryIterator
+RecursiveDirectoryIterator CallbackFilterIterator AppendIterator LimitIterator EmptyIterator ReflectionClass
+ReflectionMethod ReflectionProperty ReflectionFunction ReflectionNamedType ReflectionObject WeakMap
+WeakReference PDO PDOStatement PDOException SimpleXMLElement DOMDocument DOMXPath DOMElement
+""".split())
 PSEUDO_TYPES = frozenset({"self", "static", "parent", "mixed", "void", "null", "array", "callable", "iterable",
                           "object", "never", "false", "true", "bool", "int", "float", "string"})
 
@@ -61,6 +107,9 @@ class _Extractor:
     def __init__(self, repo: str, path: str, source: bytes) -> None:
         self.repo, self.path, self.src = repo, path, source
         self.symbols: list[SymbolRecord] = []
+        self.comments: list[TSNode] = []
+        self.seen: dict[tuple[str, str], SymbolRecord] = {}
+        self.comment_starts: list[int] = []
         self.refs: list[Reference] = []
         self.scope_of: dict[int, _Scope] = {}
         self.ns_starts: list[int] = []
@@ -69,9 +118,9 @@ class _Extractor:
         self.global_ns = _Namespace("")
 
     # -- namespaces ----------------------------------------------------------------
-    def _namespaces(self, events: list[tuple[int, int, str, TSNode]]) -> None:
+    def _namespaces(self, events: list[tuple[int, int, int, str, TSNode]]) -> None:
         regions: list[tuple[int, int, _Namespace]] = []
-        for _, _, cap, node in events:
+        for _, _, _, cap, node in events:
             if cap != "namespace":
                 continue
             n = node.child_by_field_name("name")
@@ -86,7 +135,7 @@ class _Extractor:
                 regions.append((node.start_byte, len(self.src) + 1, ns))
         self.ns_starts = [r[0] for r in regions]
         self.ns_list = [(r[1], r[2]) for r in regions]
-        for _, _, cap, node in events:
+        for _, _, _, cap, node in events:
             if cap == "use":
                 self._use(node)
 
@@ -128,8 +177,13 @@ class _Extractor:
                 ns.functions[alias] = fq
             elif ckind == "class":
                 ns.classes[alias] = fq
-                self._ref("IMPORTS", None, fq, cl, [{"path": p, "how": "import"} for p in self._psr4_paths(fq)],
-                          source_kind="file", names=[alias])
+                # PSR-4 path guesses, then the class itself: the resolver links an IMPORTS
+                # `qn` candidate to the declaring file (where it supports that); either
+                # way a class the repository declares makes no stub
+                cands: list[dict[str, Any]] = [{"path": p, "how": "import"} for p in self._psr4_paths(fq)]
+                cands.append({"qn": fq, "how": "import"})
+                self._ref("IMPORTS", None, fq, cl, cands, source_kind="file", names=[alias],
+                          optional=fq.split("\\")[0] in CORE_CLASSES)
 
     @staticmethod
     def _psr4_paths(fq: str) -> list[str]:
@@ -176,15 +230,24 @@ class _Extractor:
             end_line=ts.end_line(node), visibility=vis, content_hash=ts.content_hash(node.text or b""),
             signature=sig, docstring=self._doc(node), parent=parent,
         )
+        key = (s.qualified_name, s.signature_hash)
+        if key in self.seen:
+            return self.seen[key]  # declared twice (`if (!function_exists(..))`, reopened twice): one symbol
+        self.seen[key] = s
         self.symbols.append(s)
         return s
 
-    @staticmethod
-    def _doc(node: TSNode) -> str:
-        prev = node.prev_named_sibling
-        if prev is not None and prev.type == "comment" and ts.text(prev).startswith("/**"):
-            return ts.text(prev)[:2000]
-        return ""
+    def _doc(self, node: TSNode) -> str:
+        """The `/** ... */` block right above ``node``, from the captured comments (a
+        sibling walk per definition would cost O(n) each)."""
+        i = bisect.bisect_left(self.comment_starts, node.start_byte) - 1
+        if i < 0:
+            return ""
+        c = self.comments[i]
+        t = ts.text(c)
+        if c.end_point[0] < node.start_point[0] - 1 or not t.startswith("/**"):
+            return ""
+        return t[:2000]
 
     @staticmethod
     def _visibility(node: TSNode) -> str:
@@ -209,12 +272,15 @@ class _Extractor:
         )
         self.symbols.append(fsym)
         caps = ts.captures(LANG, "tags", root)
-        events = sorted(((n.start_byte, -n.end_byte, name, n) for name, nodes in caps.items() for n in nodes),
-                        key=lambda e: (e[0], e[1]))
+        self.comments = list(caps.pop("comment", ()))
+        self.comment_starts = [c.start_byte for c in self.comments]
+        # document order, outer before inner; the running index keeps nodes out of comparisons
+        events = [(n.start_byte, -n.end_byte, i, name, n) for name, nodes in caps.items() for i, n in enumerate(nodes)]
+        events.sort()
         self.file_scope = _Scope(len(self.src) + 1, "file", self.path, fsym.signature_hash)
         self._namespaces(events)
         stack = [self.file_scope]
-        for start, _, cap, node in events:
+        for start, _, _, cap, node in events:
             while stack[-1].end <= start:
                 stack.pop()
             if cap.startswith("def."):
@@ -225,7 +291,7 @@ class _Extractor:
             elif cap == "param" and node.type == "property_promotion_parameter":
                 self._promoted(node, stack[-1])
         stack = [self.file_scope]
-        for start, _, cap, node in events:
+        for start, _, _, cap, node in events:
             while stack[-1].end <= start:
                 stack.pop()
             sc = stack[-1]
@@ -428,6 +494,9 @@ class _Extractor:
         if fn is None or fn.type not in ("name", "qualified_name"):
             return  # $callable(), closures
         written = ts.text(fn)
+        bare = written.lstrip("\\")
+        if bare.lower() in CONSTRUCTS:
+            return
         ns = self._ns_at(node.start_byte)
         cands: list[dict[str, Any]] = []
         if written.startswith("\\"):
@@ -442,7 +511,7 @@ class _Extractor:
                 cands.append({"qn": f"{ns.name}\\{written}", "how": "same_module"})
             if not rest:
                 cands.append({"qn": written, "how": "exact"})  # PHP falls back to the global function
-        self._ref("CALLS", sc, written, node, cands)
+        self._ref("CALLS", sc, written, node, cands, optional=bare in BUILTIN_FUNCTIONS)
 
     def _member_call(self, node: TSNode, sc: _Scope) -> None:
         obj = node.child_by_field_name("object")
@@ -495,7 +564,8 @@ class _Extractor:
         owners = self._class_name(written, node.start_byte, sc)
         if not owners:
             return
-        self._ref("CALLS", sc, f"new {written}", node, [{"qn": q, "how": "exact"} for q in owners])
+        self._ref("CALLS", sc, f"new {written}", node, [{"qn": q, "how": "exact"} for q in owners],
+                  optional=written.lstrip("\\") in CORE_CLASSES)
         self._ref("CALLS", sc, f"{written}::__construct", node,
                   [{"owner": q, "member": "__construct", "how": "exact"} for q in owners], optional=True)
 

@@ -16,6 +16,7 @@ when it looks a method up on a class).
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,18 @@ instance_variables respond_to? send __send__ public_send is_a? kind_of? instance
 dup clone tap then yield_self itself class object_id hash inspect to_s method methods new allocate
 superclass ancestors const_get const_set const_defined? module_eval class_eval instance_eval instance_exec
 class_exec using refine extend_object included extended inherited attr_internal delegate
+""".split())
+# Core / standard-library constants: a call on one (`File.join`, `Hash.new`) links when
+# the repository defines that constant, and makes no stub when it does not.
+CORE_CONSTANTS = frozenset("""
+File Dir IO Hash Array String Symbol Integer Float Numeric Rational Complex Range Regexp MatchData Time Struct
+Set Kernel Object BasicObject Module Class Proc Method Comparable Enumerable Enumerator Math Process Signal GC
+ObjectSpace Thread Mutex Queue ConditionVariable Fiber Random Encoding Marshal Warning RbConfig Gem JSON YAML
+Psych URI Pathname StringIO Tempfile FileUtils ERB OpenStruct Date DateTime Logger Benchmark Timeout Socket
+Zlib Digest Base64 SecureRandom CGI Net OptionParser Shellwords Open3 Etc WeakRef Errno Exception
+StandardError RuntimeError ArgumentError NotImplementedError TypeError NameError NoMethodError KeyError
+IndexError IOError StopIteration RangeError ScriptError LoadError SystemExit Interrupt ENV ARGV STDIN STDOUT
+STDERR Forwardable Singleton Observable Ripper Coverage Monitor Find Abbrev PP PrettyPrint Readline
 """.split())
 # Core-library methods: an unknown receiver calling one of these makes no `missing` stub
 # when the repository defines no such method.
@@ -77,6 +90,9 @@ class _Extractor:
     def __init__(self, repo: str, path: str, source: bytes) -> None:
         self.repo, self.path, self.src = repo, path, source
         self.symbols: list[SymbolRecord] = []
+        self.comments: list[TSNode] = []
+        self.seen: dict[tuple[str, str], SymbolRecord] = {}
+        self.comment_starts: list[int] = []
         self.refs: list[Reference] = []
         self.scope_of: dict[int, _Scope] = {}
         self.vis_override: dict[int, str] = {}  # method node id -> visibility (`private def x`)
@@ -98,18 +114,26 @@ class _Extractor:
             end_line=ts.end_line(node), visibility=vis, content_hash=ts.content_hash(node.text or b""),
             signature=sig, docstring=self._doc(node), parent=parent,
         )
+        key = (s.qualified_name, s.signature_hash)
+        if key in self.seen:
+            return self.seen[key]  # declared twice (`if (!function_exists(..))`, reopened twice): one symbol
+        self.seen[key] = s
         self.symbols.append(s)
         return s
 
-    @staticmethod
-    def _doc(node: TSNode) -> str:
-        lines: list[str] = []
-        prev = node.prev_named_sibling
+    def _doc(self, node: TSNode) -> str:
+        """`#` comments on the lines right above ``node``, from the captured comments
+        (a sibling walk per definition would cost O(n) each)."""
+        i = bisect.bisect_left(self.comment_starts, node.start_byte) - 1
         row = node.start_point[0]
-        while prev is not None and prev.type == "comment" and prev.end_point[0] == row - 1:
-            lines.append(ts.text(prev).lstrip("#").strip())
-            row = prev.start_point[0]
-            prev = prev.prev_named_sibling
+        lines: list[str] = []
+        while i >= 0:
+            c = self.comments[i]
+            if c.end_point[0] != row - 1 or c.end_byte > node.start_byte:
+                break
+            lines.append(ts.text(c).lstrip("#").strip())
+            row = c.start_point[0]
+            i -= 1
         return "\n".join(reversed(lines))[:2000]
 
     # -- driver --------------------------------------------------------------------
@@ -128,11 +152,14 @@ class _Extractor:
         )
         self.symbols.append(fsym)
         caps = ts.captures(LANG, "tags", root)
-        events = sorted(((n.start_byte, -n.end_byte, name, n) for name, nodes in caps.items() for n in nodes),
-                        key=lambda e: (e[0], e[1]))
+        self.comments = list(caps.pop("comment", ()))
+        self.comment_starts = [c.start_byte for c in self.comments]
+        # document order, outer before inner; the running index keeps nodes out of comparisons
+        events = [(n.start_byte, -n.end_byte, i, name, n) for name, nodes in caps.items() for i, n in enumerate(nodes)]
+        events.sort()
         file_scope = _Scope(len(self.src) + 1, "file", ((),), self.path, fsym.signature_hash)
         stack = [file_scope]
-        for start, _, cap, node in events:
+        for start, _, _, cap, node in events:
             while stack[-1].end <= start:
                 stack.pop()
             sc = stack[-1]
@@ -149,7 +176,7 @@ class _Extractor:
                 self._ivar(node, sc)
         self._apply_late_visibility()
         stack = [file_scope]
-        for start, _, cap, node in events:
+        for start, _, _, cap, node in events:
             while stack[-1].end <= start:
                 stack.pop()
             sc = stack[-1]
@@ -348,7 +375,7 @@ class _Extractor:
             return
         rt = recv.type
         if rt == "self":
-            if sc.owner:
+            if sc.owner and meth not in BUILTINS:
                 self._ref("CALLS", sc, f"self.{meth}", node, [{"owner": sc.owner, "member": meth, "how": "self"}],
                           name=meth, name_kinds=["method"])
             return
@@ -358,12 +385,14 @@ class _Extractor:
                 return
             owners = self._const_candidates(segs, absolute, sc)
             written = f"{'::' if absolute else ''}{'::'.join(segs)}.{meth}"
+            core = segs[0] in CORE_CONSTANTS
             if meth == "new":
-                self._ref("CALLS", sc, written, node, [{"qn": q, "how": "exact"} for q in owners])
+                self._ref("CALLS", sc, written, node, [{"qn": q, "how": "exact"} for q in owners], optional=core)
                 self._ref("CALLS", sc, f"{'::'.join(segs)}#initialize", node,
                           [{"owner": q, "member": "initialize", "how": "exact"} for q in owners], optional=True)
                 return
-            self._ref("CALLS", sc, written, node, [{"owner": q, "member": meth, "how": "exact"} for q in owners])
+            self._ref("CALLS", sc, written, node, [{"owner": q, "member": meth, "how": "exact"} for q in owners],
+                      optional=core)
             return
         owners: list[str] = []
         how = "receiver_type"
@@ -380,7 +409,11 @@ class _Extractor:
             self._ref("CALLS", sc, written, node, [{"owner": q, "member": meth, "how": how} for q in owners],
                       optional=core)
             return
-        self._ref("CALLS", sc, written, node, [], name=meth, name_kinds=["method"], optional=core)
+        # an unknown receiver: the repository's unique method of that name, else an
+        # ambiguous / missing stub; core names (`to_s`, `each`, `call`) on an unknown
+        # receiver are almost always core calls, so they take no name fallback at all
+        if not core:
+            self._ref("CALLS", sc, written, node, [], name=meth, name_kinds=["method"])
 
     def _receiverless(self, node: TSNode, meth: str, sc: _Scope) -> None:
         if meth in ("require", "require_relative", "load"):
@@ -436,8 +469,9 @@ class _Extractor:
     def _super(self, node: TSNode, sc: _Scope) -> None:
         if sc.kind != "method" or not sc.owner or sc.owner == "Object":
             return
+        # the superclass is often a library's (StandardError, a framework base): no stub
         self._ref("CALLS", sc, f"super.{sc.method}", node,
-                  [{"super_of": sc.owner, "member": sc.method, "how": "self"}])
+                  [{"super_of": sc.owner, "member": sc.method, "how": "self"}], optional=True)
 
     def _mixin(self, node: TSNode, sc: _Scope) -> None:
         if sc.kind not in ("class", "module") or not sc.owner:

@@ -34,6 +34,11 @@ TRANSPARENT = frozenset({"Box", "Rc", "Arc", "RefCell", "Cell", "Mutex", "RwLock
 PRELUDE_TYPES = frozenset({
     "Vec", "String", "Option", "Result", "Box", "Rc", "Arc", "HashMap", "HashSet", "BTreeMap",
     "BTreeSet", "VecDeque", "Some", "None", "Ok", "Err", "Default", "Iterator", "From", "Into",
+    "Clone", "Copy", "Debug", "Display", "PartialEq", "Eq", "PartialOrd", "Ord", "Hash", "Drop", "Send", "Sync",
+    "Sized", "AsRef", "AsMut", "TryFrom", "TryInto", "ToString", "ToOwned", "IntoIterator", "Extend",
+    "FromIterator", "DoubleEndedIterator", "ExactSizeIterator", "Fn", "FnMut", "FnOnce", "Deref", "DerefMut",
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "f32", "f64",
+    "bool", "char", "str",
 })
 # Method names of std types and traits: an unknown receiver calling one of these makes
 # no `missing` stub when the repository defines no such method (it is almost always std).
@@ -48,6 +53,7 @@ filter_map flat_map fold any all find position count sum max min rev take skip c
 sort_by_key dedup retain keys values lock borrow borrow_mut take replace swap set as_any downcast_ref
 with_capacity capacity reserve truncate drain sort_unstable binary_search windows chunks to_lowercase
 to_uppercase eq ne cmp partial_cmp hash await poll send recv spawn then unwrap_err expect_err
+field finish debug_struct debug_tuple debug_list debug_map debug_set entries entry key value write_fmt
 """.split())
 
 
@@ -693,8 +699,12 @@ class _Extractor:
         tsegs = self._type_segments(trait[0])
         if not tsegs or impl.owner == "::".join(self._resolve(tsegs, outer)[0].segs):
             return
+        # `impl Display for X` stays an edge (to a stub): "who implements Display" is a
+        # fair question; `external` tells the triage list it is the standard library's
+        ext = self._is_external(tsegs, outer)
+        extra: dict[str, Any] = {"external": "std"} if ext else {}
         self._ref("IMPLEMENTS", impl.owner, "", "::".join(tsegs), node, self._item_candidates(tsegs, outer),
-                  name=None if self._is_external(tsegs, outer) else tsegs[-1], name_kinds=["trait"])
+                  name=None if ext else tsegs[-1], name_kinds=["trait"], **extra)
 
     def _supertraits(self, node: TSNode, scope: _Scope) -> None:
         bounds = node.child_by_field_name("bounds")
@@ -875,9 +885,12 @@ class _Extractor:
         rtext = self._t(recv) if recv is not None else "?"
         written = f"{rtext}.{meth}" if len(rtext) <= 40 and "\n" not in rtext else f"?.{meth}"
         # unknown receiver (or a type nothing in scope names): the unique method of
-        # that name in the repository, else an ambiguous / missing stub
+        # that name in the repository, else an ambiguous / missing stub; std method names
+        # (`clone`, `iter`, `unwrap`) on an unknown receiver are almost always std calls,
+        # so they take no name fallback
         self._ref("CALLS", sc.source_qn, sc.source_sig, written, node,
-                  self._owner_candidates(owners, meth, how), name=meth, name_kinds=["method"], optional=std)
+                  self._owner_candidates(owners, meth, how), name=None if std else meth, name_kinds=["method"],
+                  optional=std)
 
     def _macro_calls(self, tt: TSNode, sc: _Scope) -> None:
         """Calls written inside macro arguments (`assert_eq!(parse(x), y)`, `vec![Repo::new()]`):

@@ -27,3 +27,6 @@
 (require_once_expression) @include
 (include_expression) @include
 (include_once_expression) @include
+
+; comments right above a definition are its documentation
+(comment) @comment

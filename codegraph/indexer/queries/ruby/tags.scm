@@ -39,3 +39,6 @@
 (if condition: (identifier) @bare)
 (unless condition: (identifier) @bare)
 (interpolation (identifier) @bare)
+
+; comments right above a definition are its documentation
+(comment) @comment

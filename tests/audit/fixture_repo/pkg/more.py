@@ -17,3 +17,8 @@ class Child2(Base):
 
 def qualified():
     return pkg.store.Missing.save(1)
+
+
+class Child3(Base):
+    def step(self):
+        return Base.step(self)

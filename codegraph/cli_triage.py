@@ -1,0 +1,255 @@
+"""``codegraph triage ...``: work down the unresolved-symbol stubs from the command line
+(issue 7; the core is ``codegraph.core.triage``). Also registers ``codegraph issues``
+(``codegraph.cli_issues``). Registered by ``codegraph.cli`` through ``register(app, run)``.
+
+    codegraph triage list [--repo R] [--json]
+    codegraph triage show TARGET [--repo R]          call sites and candidates
+    codegraph triage resolve TARGET --to QUALIFIED_NAME_OR_UID
+    codegraph triage external PATTERN --library NAME  (PATTERN: one target or fnmatch, e.g. 'requests.*')
+    codegraph triage ignore PATTERN
+    codegraph triage undo TARGET_OR_PATTERN
+    codegraph triage log [--all]
+
+Every command takes ``--json``. Without ``--repo`` the repo is the one that has the
+target (or, for a pattern, the only one with matching stubs); when that is not one
+repo, the command says so and asks for ``--repo``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from codegraph.cli import JsonOpt, RepoOpt, console, emit_json
+from codegraph.core.errors import BadInput, TargetNotFound
+
+NoteOpt = Annotated[str, typer.Option("--note", help="Why (shown in the decision log).")]
+ByOpt = Annotated[str | None, typer.Option("--by", help="Who decides (default: CODEGRAPH_USER or the login name).")]
+
+
+def _repo_for(graph: Any, key: str, repo: str | None, *, decided: bool = False) -> str:
+    """The repo a command acts on (see the module docstring)."""
+    from codegraph.core import triage
+
+    if repo:
+        if graph.get_nodes([f"repo|{repo}"]) == {}:
+            raise TargetNotFound(f"repository {repo!r} is not indexed (see `codegraph stats`)")
+        return repo
+    names = sorted(str(r.props.get("name")) for r in graph.repos())
+    if decided:
+        found = sorted({d.repo for d in triage.decision_list(graph, include_undone=False) if d.key == key})
+    elif triage.is_pattern(key):
+        found = [r for r in names if triage.preview(graph, r, key)]
+    else:
+        found = triage.repos_with_stub(graph, key)
+    if len(found) == 1:
+        return found[0]
+    if not found and len(names) == 1:
+        return names[0]
+    if not found:
+        what = "an active decision on" if decided else "an unresolved symbol matching"
+        raise TargetNotFound(f"no repository has {what} {key!r}; pass --repo")
+    raise BadInput(f"{key!r} is in several repositories ({', '.join(found)}); pass --repo")
+
+
+def _decision_line(d: Any) -> str:
+    what = {"resolve": f"-> {d.symbol_qualified_name} ({d.symbol_repo})", "external": f"library {d.library}",
+            "ignore": "ignored"}[d.action]
+    return (f"{d.action} {d.key!r} in {d.repo}: {what}; {len(d.targets)} target(s), {d.call_sites} call site(s)"
+            f" (by {d.decided_by} at {d.decided_at})")
+
+
+def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> None:
+    """Add the ``triage`` and ``issues`` command groups to ``app``."""
+    tri = typer.Typer(help="Unresolved symbols: resolve, mark external, ignore; decisions survive re-index.",
+                      no_args_is_help=True)
+    app.add_typer(tri, name="triage")
+
+    @tri.command("list")
+    def list_(
+        repo: RepoOpt = None,
+        limit: Annotated[int, typer.Option(help="Stubs to show, most referenced first.")] = 50,
+        offset: Annotated[int, typer.Option(help="Skip this many (paging).")] = 0,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Stubs ranked by how many call sites reference them, with reason and candidates.
+
+        Active decisions are first applied to stubs they cover that appeared since (a new
+        `requests.patch` under a `requests.*` decision)."""
+
+        def body(ctx: Any) -> None:
+            from codegraph.core import triage
+
+            names = [repo] if repo else [str(r.props.get("name")) for r in ctx.graph.repos()]
+            applied = {r: triage.apply_pending(ctx.graph, r) for r in names}
+            rows = triage.stub_rows(ctx.graph, repo, limit=limit, offset=offset)
+            if as_json:
+                emit_json({"stubs": [r.to_dict() for r in rows], "applied_now": applied})
+                return
+            for r, ts in applied.items():
+                if ts:
+                    console.print(f"[dim]applied existing decisions in {r} to {len(ts)} new stub(s): "
+                                  f"{', '.join(ts[:8])}[/dim]", highlight=False)
+            t = Table(title="unresolved symbols (most referenced first)")
+            for col in ("references", "target", "reason", "repo", "candidates"):
+                t.add_column(col, overflow="fold")
+            for r in rows:
+                t.add_row(str(r.references), r.target_identifier, r.reason, r.repo,
+                          ", ".join(r.candidates[:4]) + (" ..." if len(r.candidates) > 4 else ""))
+            console.print(t)
+            if not rows:
+                console.print("no unresolved symbols")
+
+        run(body)
+
+    @tri.command()
+    def show(
+        target: Annotated[str, typer.Argument(help="Target identifier of the stub, e.g. requests.get or save.")],
+        repo: RepoOpt = None,
+        limit: Annotated[int, typer.Option(help="Call sites to list.")] = 20,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """One stub: its call sites (file:line) and the candidates to resolve it to."""
+
+        def body(ctx: Any) -> None:
+            from codegraph.core import triage
+            from codegraph.core.models import stub_uid
+
+            name = _repo_for(ctx.graph, target, repo)
+            uid = stub_uid(name, target)
+            stub = ctx.graph.get_nodes([uid]).get(uid)
+            if stub is None:
+                raise TargetNotFound(f"no unresolved symbol {target!r} in repo {name}")
+            sites = triage.call_sites(ctx.graph, [uid], limit).get(uid, [])
+            cands = triage.candidates(ctx.graph, stub)
+            if as_json:
+                emit_json({"stub": {"uid": uid, **stub.props}, "call_sites": sites, "candidates": cands.symbols,
+                           "libraries": cands.libraries})
+                return
+            console.print(f"[bold]{target}[/bold] in {name}: {stub.props.get('reason')}", highlight=False)
+            for s in sites:
+                console.print(f"  {s.file}:{s.line}  {s.edge_type} from {s.source}", highlight=False)
+            for c in cands.symbols:
+                console.print(f"  candidate {c.qualified_name} [{c.kind}] {c.repo} {c.file}:{c.line} ({c.why})",
+                              highlight=False)
+            for lib in cands.libraries:
+                console.print(f"  library {lib.name} ({lib.why})", highlight=False)
+
+        run(body)
+
+    @tri.command("resolve")
+    def resolve_(
+        target: Annotated[str, typer.Argument(help="Target identifier of the stub.")],
+        to: Annotated[str, typer.Option("--to", help="Qualified name (or uid) of the symbol it really is.")],
+        repo: RepoOpt = None,
+        note: NoteOpt = "",
+        by: ByOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Resolve a stub to a symbol: its call sites become CALLS (etc.) edges to it now and after every re-index."""
+
+        def body(ctx: Any) -> None:
+            from codegraph.core import triage
+
+            name = _repo_for(ctx.graph, target, repo)
+            sym = triage.find_symbol(ctx.graph, to, name)
+            d = triage.resolve(ctx.graph, name, target, sym.uid, by=by, note=note)
+            emit_json(d.to_dict()) if as_json else console.print(_decision_line(d), highlight=False)
+
+        run(body)
+
+    @tri.command()
+    def external(
+        pattern: Annotated[str, typer.Argument(help="A target identifier, or an fnmatch pattern ('requests.*').")],
+        library: Annotated[str, typer.Option("--library", "-l", help="The library it comes from, e.g. requests.")],
+        repo: RepoOpt = None,
+        note: NoteOpt = "",
+        by: ByOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Mark a target (or every target matching PATTERN) as external: its stub and edges leave the graph."""
+
+        def body(ctx: Any) -> None:
+            from codegraph.core import triage
+
+            name = _repo_for(ctx.graph, pattern, repo)
+            d = triage.mark_external(ctx.graph, name, pattern, library, by=by, note=note)
+            emit_json(d.to_dict()) if as_json else console.print(_decision_line(d), highlight=False)
+
+        run(body)
+
+    @tri.command("ignore")
+    def ignore_(
+        pattern: Annotated[str, typer.Argument(help="A target identifier, or an fnmatch pattern ('*.mock_*').")],
+        repo: RepoOpt = None,
+        note: NoteOpt = "",
+        by: ByOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Ignore a target (or every target matching PATTERN): no edge, no stub, now and after re-index."""
+
+        def body(ctx: Any) -> None:
+            from codegraph.core import triage
+
+            name = _repo_for(ctx.graph, pattern, repo)
+            d = triage.ignore(ctx.graph, name, pattern, by=by, note=note)
+            emit_json(d.to_dict()) if as_json else console.print(_decision_line(d), highlight=False)
+
+        run(body)
+
+    @tri.command()
+    def undo(
+        key: Annotated[str, typer.Argument(help="The target or pattern of an active decision.")],
+        repo: RepoOpt = None,
+        by: ByOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Undo a decision: the stub and its call sites come back (lines changed since: at the next index run)."""
+
+        def body(ctx: Any) -> None:
+            from codegraph.core import triage
+
+            name = _repo_for(ctx.graph, key, repo, decided=True)
+            d = triage.undo(ctx.graph, name, key, by=by)
+            if as_json:
+                emit_json(d.to_dict())
+            else:
+                console.print(f"undone: {_decision_line(d)}", highlight=False)
+
+        run(body)
+
+    @tri.command()
+    def log(
+        repo: RepoOpt = None,
+        active: Annotated[bool, typer.Option("--active", help="Only decisions in force.")] = False,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Every decision, newest first: who, when, what, how many call sites, and whether it was undone."""
+
+        def body(ctx: Any) -> None:
+            from codegraph.core import triage
+
+            ds = triage.decision_list(ctx.graph, repo, include_undone=not active)
+            if as_json:
+                emit_json([d.to_dict() for d in ds])
+                return
+            t = Table(title="triage decisions (newest first)")
+            for col in ("decided", "by", "repo", "target / pattern", "action", "to / library", "call sites",
+                        "status", "note"):
+                t.add_column(col, overflow="fold")
+            for d in ds:
+                status = d.status if d.active else f"undone {d.undone_at[:19]} by {d.undone_by}"
+                t.add_row(d.decided_at[:19], d.decided_by, d.repo, d.key, d.action,
+                          d.symbol_qualified_name or d.library, str(d.call_sites), status, d.note)
+            console.print(t)
+            if not ds:
+                console.print("no decisions yet")
+
+        run(body)
+
+    from codegraph import cli_issues
+
+    cli_issues.register(app, run)

@@ -1,0 +1,274 @@
+"""Triage: the unresolved-symbol stubs, most referenced first. For one stub: its call
+sites and the candidate targets with their source, and one-click decisions (resolve to
+a symbol, external library, ignore); decisions by pattern in bulk; the decision log with
+undo. Decisions live in the graph and every index run re-applies them
+(codegraph.core.triage)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from codegraph.core import triage
+from codegraph.core.errors import CodegraphError
+from codegraph.core.models import STUB, Node
+from codegraph.dashboard.common import (
+    current_repo,
+    empty_state,
+    graph_store,
+    one_line,
+    persistent,
+    remember,
+    run_page,
+)
+from codegraph.dashboard.source import code_language, read_snippet
+
+log = logging.getLogger("codegraph.dashboard")
+FLASH = "triage_flash"
+SITES_SHOWN = 8
+CANDIDATES_SHOWN = 8
+
+
+# ---------------------------------------------------------------------------- actions (button callbacks)
+def _act(what: Callable[..., triage.TriageDecision], *args: Any, **kw: Any) -> None:
+    """Run a decision before the page is drawn again; the outcome is one line on top."""
+    try:
+        d = what(graph_store(), *args, by=st.session_state.get("triage_by") or None, **kw)
+    except CodegraphError as e:
+        st.session_state[FLASH] = ("error", one_line(e))
+        return
+    except Exception as e:  # the page must stay usable; the traceback goes to the log
+        log.exception("triage action failed")
+        st.session_state[FLASH] = ("error", one_line(e, "CODEGRAPH_GRAPH"))
+        return
+    verb = {"resolve": f"resolved to `{d.symbol_qualified_name}`", "external": f"marked external ({d.library})",
+            "ignore": "ignored"}[d.action]
+    if d.undone_at:
+        st.session_state[FLASH] = ("success", f"Undone: `{d.key}` ({d.action}); {len(d.targets)} stub(s) and their "
+                                   "call sites are back.")
+    else:
+        st.session_state[FLASH] = ("success", f"`{d.key}` {verb}: {len(d.targets)} stub(s), {d.call_sites} call "
+                                   "site(s). Re-index keeps it; undo it in the decision log.")
+
+
+def _resolve(repo: str, target: str, symbol_uid: str) -> None:
+    _act(triage.resolve, repo, target, symbol_uid, note=st.session_state.get("triage_note", ""))
+
+
+def _resolve_named(repo: str, target: str) -> None:
+    text = str(st.session_state.get("triage_other_symbol", "")).strip()
+    try:
+        sym = triage.find_symbol(graph_store(), text, repo)
+    except CodegraphError as e:
+        st.session_state[FLASH] = ("error", one_line(e))
+        return
+    _resolve(repo, target, sym.uid)
+
+
+def _external(repo: str, key: str, library: str) -> None:
+    _act(triage.mark_external, repo, key, library, note=st.session_state.get("triage_note", ""))
+
+
+def _external_typed(repo: str, key: str) -> None:
+    _external(repo, key, str(st.session_state.get("triage_library", "")))
+
+
+def _ignore(repo: str, key: str) -> None:
+    _act(triage.ignore, repo, key, note=st.session_state.get("triage_note", ""))
+
+
+def _bulk(repo: str) -> None:
+    pattern = str(st.session_state.get("triage_pattern", "")).strip()
+    note = str(st.session_state.get("triage_bulk_note", ""))
+    if st.session_state.get("triage_bulk_action") == "external":
+        _act(triage.mark_external, repo, pattern, str(st.session_state.get("triage_bulk_library", "")), note=note)
+    else:
+        _act(triage.ignore, repo, pattern, note=note)
+
+
+def _undo(repo: str, key: str) -> None:
+    def run(graph: Any, repo: str, key: str, by: str | None = None) -> triage.TriageDecision:
+        return triage.undo(graph, repo, key, by=by)
+
+    _act(run, repo, key)
+
+
+# ---------------------------------------------------------------------------- drawing
+def _roots(store: Any) -> dict[str, str | None]:
+    return {str(r.props.get("name")): r.props.get("path") for r in store.repos()}
+
+
+def _flash() -> None:
+    msg = st.session_state.pop(FLASH, None)
+    if msg:
+        kind, text = msg
+        (st.error if kind == "error" else st.success)(text, icon=":material/error:" if kind == "error"
+                                                      else ":material/check_circle:")
+
+
+def _call_sites(store: Any, stub: Node, refs: int, roots: dict[str, str | None]) -> None:
+    sites = triage.call_sites(store, [stub.uid], SITES_SHOWN).get(stub.uid, [])
+    st.markdown(f"**Call sites** ({refs})")
+    if not sites:
+        st.caption("No edge points at this stub any more.")
+    for s in sites:
+        st.caption(f"`{s.file}:{s.line}` · {s.edge_type} from `{s.source}` ({s.kind})")
+        snip = read_snippet(roots.get(s.repo), s.file, s.line, s.line, context=2, mark=s.line)
+        if snip.text:
+            st.code(snip.text, language=code_language(s.language))
+        else:
+            st.caption(snip.note)
+    if refs > len(sites):
+        st.caption(f"… and {refs - len(sites)} more (`codegraph triage show {stub.props.get('target_identifier')}`).")
+
+
+def _candidates(store: Any, stub: Node, roots: dict[str, str | None]) -> None:
+    repo, target = stub.repo, str(stub.props.get("target_identifier", ""))
+    cands = triage.candidates(store, stub)
+    st.markdown(f"**Candidates** ({len(cands.symbols)})")
+    if not cands.symbols:
+        st.caption("No symbol of that name in any indexed repository.")
+    for i, c in enumerate(cands.symbols[:CANDIDATES_SHOWN]):
+        st.markdown(f"`{c.qualified_name}` · {c.kind} · `{c.file}:{c.line}` · {c.repo}  \n*{c.why}*")
+        snip = read_snippet(roots.get(c.repo), c.file, c.line, min(c.end_line or c.line, c.line + 7))
+        if snip.text:
+            st.code(snip.text, language=code_language(c.language))
+        st.button("Resolve to this", key=f"triage_resolve_{i}", icon=":material/call_merge:",
+                  on_click=_resolve, args=(repo, target, c.uid))
+    if len(cands.symbols) > CANDIDATES_SHOWN:
+        st.caption(f"{len(cands.symbols) - CANDIDATES_SHOWN} more candidate(s): name one below.")
+    st.text_input("Resolve to another symbol (qualified name or uid)", key="triage_other_symbol")
+    st.button("Resolve", key="triage_resolve_named", on_click=_resolve_named, args=(repo, target),
+              disabled=not st.session_state.get("triage_other_symbol"))
+    st.markdown("**Not in this code**")
+    for i, lib in enumerate(cands.libraries):
+        st.button(f"External: {lib.name}", key=f"triage_lib_{i}", help=lib.why, icon=":material/extension:",
+                  on_click=_external, args=(repo, target, lib.name))
+        st.caption(lib.why)
+    c1, c2 = st.columns([3, 2])
+    c1.text_input("Library", key="triage_library", placeholder="e.g. requests")
+    c2.button("Mark external", key="triage_external", on_click=_external_typed, args=(repo, target),
+              disabled=not st.session_state.get("triage_library"))
+    st.button("Ignore this target", key="triage_ignore", icon=":material/visibility_off:", on_click=_ignore,
+              args=(repo, target), help="A test double, generated code...: no edge, no stub.")
+
+
+def _stubs_tab(store: Any, repo: str | None, roots: dict[str, str | None]) -> None:
+    persistent("triage_limit", 50)
+    c1, c2 = st.columns(2)
+    limit = int(c1.number_input("Stubs to list", 10, 5000, step=50, key="triage_limit"))
+    offset = int(c2.number_input("Skip", 0, 10_000_000, step=50, key="triage_offset"))
+    remember("triage_limit")
+    rows = triage.stub_rows(store, repo, limit=limit, offset=offset)
+    if not rows:
+        st.success("No unresolved symbol here." if not offset else "No more stubs.", icon=":material/check_circle:")
+        return
+    st.dataframe([{"references": r.references, "target": r.target_identifier, "reason": r.reason, "repo": r.repo,
+                   "candidates": ", ".join(r.candidates[:5]) + (" …" if len(r.candidates) > 5 else "")}
+                  for r in rows], hide_index=True, key="triage_stubs")
+    by_uid = {r.uid: r for r in rows}
+    if st.session_state.get("triage_pick") not in by_uid:
+        st.session_state["triage_pick"] = rows[0].uid
+    uid = st.selectbox("Stub to decide", list(by_uid), key="triage_pick",
+                       format_func=lambda u: f"{by_uid[u].target_identifier} — {by_uid[u].reason}, "
+                                             f"{by_uid[u].references} reference(s) ({by_uid[u].repo})")
+    row = by_uid[uid]
+    stub = store.get_nodes([uid]).get(uid)
+    if stub is None:
+        st.caption("This stub is gone (decided or re-indexed meanwhile).")
+        return
+    st.text_input("Note for the log (optional)", key="triage_note")
+    left, right = st.columns(2)
+    with left:
+        _call_sites(store, stub, row.references, roots)
+    with right:
+        _candidates(store, stub, roots)
+
+
+def _bulk_tab(store: Any, repo: str | None, names: list[str]) -> None:
+    st.caption("An fnmatch pattern over target identifiers: `requests.*` (also covers `requests`), `*.mock_*`. "
+               "It also applies to matching stubs that appear later.")
+    target_repo = repo
+    if target_repo is None:
+        target_repo = st.selectbox("Repository", names, key="triage_bulk_repo")
+    c1, c2, c3 = st.columns([3, 2, 2])
+    pattern = c1.text_input("Pattern", key="triage_pattern", placeholder="requests.*")
+    action = c2.radio("Decision", ["external", "ignore"], key="triage_bulk_action", horizontal=True)
+    if action == "external":
+        c3.text_input("Library", key="triage_bulk_library", placeholder="requests")
+    st.text_input("Note for the log (optional)", key="triage_bulk_note")
+    if not pattern.strip() or not target_repo:
+        return
+    matched = triage.preview(store, target_repo, pattern.strip())
+    st.caption(f"{len(matched)} stub(s) of {target_repo} match now.")
+    if matched:
+        st.dataframe([{"target": n.props.get("target_identifier"), "reason": n.props.get("reason")}
+                      for n in matched[:200]], hide_index=True, key="triage_bulk_preview")
+    ready = action == "ignore" or bool(str(st.session_state.get("triage_bulk_library", "")).strip())
+    st.button(f"Apply to {len(matched)} stub(s)", key="triage_bulk_apply", on_click=_bulk, args=(target_repo,),
+              disabled=not ready, type="primary")
+
+
+def _log_tab(store: Any, repo: str | None) -> None:
+    ds = triage.decision_list(store, repo)
+    if not ds:
+        st.caption("No decision yet.")
+        return
+    st.dataframe([{"decided": d.decided_at[:19].replace("T", " "), "by": d.decided_by, "repo": d.repo,
+                   "target / pattern": d.key, "action": d.action, "to / library": d.symbol_qualified_name or d.library,
+                   "stubs": len(d.targets), "call sites": d.call_sites, "status": d.status,
+                   "undone": f"{d.undone_at[:19].replace('T', ' ')} by {d.undone_by}" if d.undone_at else "",
+                   "note": d.note} for d in ds], hide_index=True, key="triage_log")
+    if any(d.status == "stale" for d in ds):
+        st.warning("A stale decision resolves to a symbol that is no longer in the graph: its call sites are a stub "
+                   "again. Undo it and decide anew.", icon=":material/warning:")
+    active = [d for d in ds if d.active]
+    if not active:
+        return
+    by_uid = {d.uid: d for d in active}
+    pick = st.selectbox("Decision to undo", list(by_uid), key="triage_undo_pick",
+                        format_func=lambda u: f"{by_uid[u].key} — {by_uid[u].action} ({by_uid[u].repo}, "
+                                              f"{by_uid[u].decided_by})")
+    d = by_uid[pick]
+    st.button("Undo", key="triage_undo", icon=":material/undo:", on_click=_undo, args=(d.repo, d.key))
+
+
+def body() -> None:
+    st.title("Triage")
+    st.caption("Turn unresolved symbols into edges: most referenced first. Each decision applies at once, "
+               "survives re-indexing and can be undone.")
+    store = graph_store()
+    roots = _roots(store)
+    if not roots:
+        empty_state()
+        return
+    repo = current_repo()
+    persistent("triage_by", triage.default_user())
+    st.text_input("Decided by", key="triage_by", help="Recorded with every decision in the log.")
+    remember("triage_by")
+    names = [repo] if repo else sorted(roots)
+    applied = {r: triage.apply_pending(store, r) for r in names}
+    _flash()
+    for r, ts in applied.items():
+        if ts:
+            st.info(f"Existing decisions applied to {len(ts)} new stub(s) in {r}: {', '.join(ts[:10])}",
+                    icon=":material/auto_fix_high:")
+    stubs = sum(store.counts(r)["nodes"].get(STUB, 0) for r in names)
+    active = triage.decision_list(store, repo, include_undone=False)
+    m = st.columns(3)
+    m[0].metric("Unresolved stubs", stubs)
+    m[1].metric("Active decisions", len(active))
+    m[2].metric("Call sites decided", sum(d.call_sites for d in active))
+    tabs = st.tabs(["Stubs", "Bulk by pattern", "Decision log"])
+    with tabs[0]:
+        _stubs_tab(store, repo, roots)
+    with tabs[1]:
+        _bulk_tab(store, repo, names)
+    with tabs[2]:
+        _log_tab(store, repo)
+
+
+run_page(body, what="The Triage page")
