@@ -368,6 +368,8 @@ def stats(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
 
         out = {"graph_backend": ctx.graph.backend, "search_backend": ctx.search.backend,
                "graph": ctx.graph.counts(repo), "search": ctx.search.stats(repo),
+               "unsupported_by_extension": {r.props.get("name"): r.props.get("unsupported") or {}
+                                            for r in ctx.graph.repos() if not repo or r.props.get("name") == repo},
                "freshness": freshness(ctx.graph, {repo} if repo else None)}
         if as_json:
             emit_json(out)
@@ -381,6 +383,12 @@ def stats(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
         t.add_row("files by language", ", ".join(f"{k} {v}" for k, v in sorted(g["languages"].items(), key=lambda kv: -kv[1])))
         t.add_row("parse errors / partial", f"{g['parse_errors']} / {g['partial_files']}")
         t.add_row("search chunks (with vectors)", f"{out['search'].get('chunks')} ({out['search'].get('with_vectors')})")
+        for r in ctx.graph.repos():
+            uns = r.props.get("unsupported") or {}
+            if uns and (not repo or r.props.get("name") == repo):
+                top = sorted(uns.items(), key=lambda kv: -kv[1])
+                t.add_row(f"unsupported files ({r.props.get('name')})",
+                          ", ".join(f"{v} {k}" for k, v in top[:10]) + (" ..." if len(top) > 10 else ""))
         for f in out["freshness"]:
             t.add_row(f"repo {f['repo']}", f"imported {f['last_imported_at']}, checked {f['last_checked_at']}, commit {f['commit'] or 'n/a'}")
         console.print(t)

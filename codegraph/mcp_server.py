@@ -520,6 +520,11 @@ def build_server(settings: Settings | None = None) -> MCPServer:
                 md.append(f"- `{r['repo']}`: commit `{(r.get('commit') or 'n/a')[:12]}`, imported "
                           f"{r.get('last_imported_at')}, checked {r.get('last_checked_at')}, "
                           f"{r.get('age_hours')} h old — {state}")
+                here = r.get("checkout")  # the server's working directory, when it is a checkout of this repo
+                if isinstance(here, dict) and not here.get("matches_graph"):
+                    md.append(f"  - working checkout {here.get('checkout')}: {len(here.get('changed_since') or [])} "
+                              f"file(s) changed since the indexed commit, {len(here.get('uncommitted') or [])} "
+                              "uncommitted: answers may miss those edits")
             if not rows:
                 md.append("No repository indexed yet: run `codegraph index PATH`.")
             return _result(data, md, "repos")

@@ -159,16 +159,17 @@ class Embedder:
             self.load_seconds = time.perf_counter() - t
             return self.load_seconds
 
-    def embed(self, texts: list[str]) -> np.ndarray:
-        """(len(texts), 384) float32, L2-normalised, in input order. Texts are embedded
-        sorted by length so each batch pads to similar lengths (same vectors with the
-        fp32 model, less padding work)."""
+    def embed(self, texts: list[str], batch_size: int | None = None) -> np.ndarray:
+        """(len(texts), 384) float32, L2-normalised, in input order; ``batch_size``
+        texts per model run (default ``self.batch_size``). Texts are embedded sorted by
+        length, so each model batch pads to similar lengths: the same vectors with the
+        fp32 model, less padding work (give long lists for the full effect)."""
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
         self.load()
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), DIM), dtype=np.float32)
-        vecs = self._model.embed([texts[i] for i in order], batch_size=self.batch_size)
+        vecs = self._model.embed([texts[i] for i in order], batch_size=batch_size or self.batch_size)
         for pos, v in zip(order, vecs, strict=True):
             out[pos] = v
         return out

@@ -426,6 +426,8 @@ def impact(
             walk.reach_symbol(n, 0)
         elif n.label == FILE:
             walk.reach_file(n.uid, None, set(), 0)
+    # A target that handles an endpoint or produces to a topic reaches clients / consumers.
+    frontier.extend(walk.forward([n.uid for n in start if n.label == SYMBOL]))
     for d in range(1, max(1, depth) + 1):
         if not frontier and not walk.pending:
             break

@@ -245,6 +245,8 @@ class RepoRecord:
     last_imported_at: str | None = None  # ISO-8601 UTC; graph changed
     last_checked_at: str | None = None   # ISO-8601 UTC; every run
     extractor_version: str = ""
+    unsupported: dict[str, int] = field(default_factory=dict)  # extension -> files with no extractor
+    skipped: dict[str, int] = field(default_factory=dict)  # reason -> files not indexed
 
     @property
     def uid(self) -> str:

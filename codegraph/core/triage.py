@@ -353,9 +353,10 @@ def load_decisions(graph: GraphStore, repo: str) -> dict[str, ResolverDecision]:
 
     Patterns expand over the repo's stubs now in the graph and the targets they already
     cover (a target first seen in this run is a stub until the next run or until
-    ``apply_pending``). A stale resolve decision is left out, so its call sites become a
-    stub again instead of edges to a missing node. Decisions undone after the repo's
-    last run add a ``none`` entry (see the module docstring). Raises StoreUnavailable.
+    ``apply_pending``). A stale resolve decision gives a ``none`` entry, so its call
+    sites become a stub again instead of edges to a missing node. Decisions undone after
+    the repo's last run add a ``none`` entry too (see the module docstring). ``none``
+    entries change nothing but make the run re-resolve. Raises StoreUnavailable.
     """
     ds = decision_list(graph, repo)
     active = [d for d in ds if d.active]
@@ -383,8 +384,9 @@ def load_decisions(graph: GraphStore, repo: str) -> dict[str, ResolverDecision]:
             continue
         if d.action == "resolve":
             uid = live.get(d.uid)
-            if uid:
-                out[t] = ResolverDecision(t, "resolve", uid, "")
+            # Stale: no edge to a missing node; "none" still makes the run re-resolve,
+            # so the call sites become a stub again even when no file changed.
+            out[t] = ResolverDecision(t, "resolve", uid, "") if uid else ResolverDecision(t, "none")
         else:
             out[t] = ResolverDecision(t, d.action, "", d.library)
     return out
@@ -474,8 +476,9 @@ def _libraries(graph: GraphStore, stub: Node) -> list[LibraryGuess]:
 
 
 def _suffix(n: Node, norm: str) -> bool:
+    # Only a dotted target says more than its last segment does.
     qn = str(n.props.get("qualified_name", ""))
-    return bool(norm) and (qn == norm or qn.endswith("." + norm))
+    return "." in norm and (qn == norm or qn.endswith("." + norm))
 
 
 def find_symbol(graph: GraphStore, text: str, prefer_repo: str | None = None) -> Node:
@@ -493,7 +496,9 @@ def find_symbol(graph: GraphStore, text: str, prefer_repo: str | None = None) ->
         found = [n for n in found if n.repo == prefer_repo]
     if not found:
         last = last_segment(text)
-        hints = [n.props.get("qualified_name", "") for n in graph.symbols_by_name([last]).get(last, [])][:5]
+        named = graph.symbols_by_name([last], prefer_repo).get(last, []) if prefer_repo else []
+        named = named or graph.symbols_by_name([last]).get(last, [])
+        hints = list(dict.fromkeys(str(n.props.get("qualified_name", "")) for n in named))[:5]
         more = f"; symbols named {last!r}: {', '.join(hints)}" if hints else ""
         raise TargetNotFound(f"no symbol with qualified name {text!r}{more}")
     if len(found) > 1:

@@ -245,6 +245,23 @@ def short_sha(sha: str | None) -> str:
     return (sha or "n/a")[:12]
 
 
+def drift_note(fresh: dict[str, Any]) -> str | None:
+    """A warning when the checkout the dashboard runs from differs from the indexed
+    commit (freshness()'s ``checkout``), else None."""
+    c = fresh.get("checkout")
+    if not c or c.get("matches_graph"):
+        return None
+    parts = []
+    if c.get("head") != fresh.get("commit"):
+        parts.append(f"the checkout is at `{short_sha(c.get('head'))}`, the graph at `{short_sha(fresh.get('commit'))}`"
+                     + (f" ({len(c.get('changed_since') or [])} file(s) changed since)" if c.get("changed_since")
+                        else ""))
+    if c.get("uncommitted"):
+        parts.append(f"{len(c['uncommitted'])} file(s) have uncommitted changes")
+    return (f"**{fresh.get('repo')}** may be stale here: " + "; ".join(parts or ["the checkout differs"])
+            + f". Re-index with `codegraph index {c.get('checkout') or fresh.get('path')}`.")
+
+
 def empty_state(message: str = "No repository is indexed yet.") -> None:
     """The one empty state every page shows: what to run to get data."""
     st.info(f"{message} Index one with `{INDEX_HINT}` (for example "

@@ -1,9 +1,13 @@
 """The embedding phase: give every chunk without a vector its vector.
 
-Resumable by construction: it reads ``chunks_missing_vectors`` and writes each batch's
-vectors before reading the next, so a killed run loses at most one batch and the next
-run starts from what is still missing. Reads and writes are cheap next to the model
-(a 64-chunk batch takes about a second to embed on 2 cores), so the loop is plain.
+Resumable by construction: it reads ``chunks_missing_vectors`` a window at a time and
+writes the window's vectors before reading the next, so a killed run loses at most one
+window and the next run starts from what is still missing.
+
+Why windows larger than the model batch: the embedder sorts a call's texts by length
+and pads each model batch to its longest text. Sorting 64 texts pads a stdlib corpus to
+1.34x its real tokens; sorting 512 before cutting batches of 64, to 1.08x. Reads and
+writes are cheap next to the model, so the loop is otherwise plain.
 """
 
 from __future__ import annotations
@@ -25,12 +29,14 @@ def run_embedding(
     batch_size: int = 64,
     progress: Progress | None = None,
     max_chunks: int | None = None,
+    window: int = 512,
 ) -> dict[str, Any]:
     """Embed ``embed_text`` of every chunk missing a vector (in ``repo``, else all).
 
-    ``progress`` gets {"done", "total", "chunks_per_s"} after each batch; ``total`` is
-    the number missing at the start. ``max_chunks`` stops after about that many.
-    Returns {"embedded", "batches", "seconds", "chunks_per_s", "embed_seconds",
+    ``batch_size``: texts per model run; ``window``: chunks read, embedded and written
+    per round. ``progress`` gets {"done", "total", "chunks_per_s"} after each window;
+    ``total`` is the number missing at the start. ``max_chunks`` stops after that many.
+    Returns {"embedded", "batches" (windows), "seconds", "chunks_per_s", "embed_seconds",
     "model_load_seconds", "remaining"}; "seconds" excludes the model load, "remaining"
     is what is still missing afterwards.
     Raises EmbedderUnavailable without a model, StoreUnavailable from the index.
@@ -43,14 +49,15 @@ def run_embedding(
     seen: set[str] = set()
     t0 = time.perf_counter()
     while max_chunks is None or done < max_chunks:
-        batch = index.chunks_missing_vectors(repo=repo, limit=batch_size)
+        limit = window if max_chunks is None else min(window, max_chunks - done)
+        batch = index.chunks_missing_vectors(repo=repo, limit=limit)
         # A chunk still missing after we wrote its vector was deleted or changed under
         # us by a concurrent upsert; stop instead of looping on it.
         batch = [c for c in batch if c.chunk_id not in seen]
         if not batch:
             break
         t = time.perf_counter()
-        vecs = embedder.embed([c.embed_text for c in batch])
+        vecs = embedder.embed([c.embed_text for c in batch], batch_size=batch_size)
         embed_s += time.perf_counter() - t
         index.set_vectors({c.chunk_id: v for c, v in zip(batch, vecs, strict=True)})
         seen.update(c.chunk_id for c in batch)

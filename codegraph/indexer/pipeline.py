@@ -240,7 +240,8 @@ def apply_extractions(
     rec = RepoRecord(
         name=repo, path=str(root), last_commit_sha=s.commit,
         last_imported_at=now if graph_changed or repo_node is None else repo_node.props.get("last_imported_at"),
-        last_checked_at=now, extractor_version=EXTRACTOR_VERSION)
+        last_checked_at=now, extractor_version=EXTRACTOR_VERSION, unsupported=dict(s.unsupported),
+        skipped=dict(s.skipped))
     graph.upsert_repo(rec)
     if removed:
         graph.remove_files(repo, removed)
@@ -394,7 +395,8 @@ def load_extractions(
         fx.file.repo = name
         for sym in fx.symbols:
             sym.repo = name
-    s = IndexSummary(repo=name, root=str(root), commit=header.get("commit"))
+    s = IndexSummary(repo=name, root=str(root), commit=header.get("commit"),
+                     unsupported=dict(header.get("unsupported") or {}), skipped=dict(header.get("skipped") or {}))
     prev = state.repo(name)
     fingerprint = prev.fingerprint if prev else config_fingerprint({})
     known = state.file_hashes(name)

@@ -108,7 +108,8 @@ def _repo_section(repo: str, threshold: float) -> None:
     if not snaps:
         st.caption(f"No snapshot of {repo} yet: one is taken by every index run that changes the graph.")
         return
-    labels = [_label(s) for s in snaps]
+    # Numbered: two runs in the same second at the same commit must stay apart.
+    labels = [f"#{i} · {_label(s)}" for i, s in enumerate(snaps, 1)]
     base_key, cur_key = f"baselines_base|{repo}", f"baselines_cur|{repo}"
     persistent(base_key, labels[-2] if len(labels) > 1 else labels[0])
     persistent(cur_key, labels[-1])

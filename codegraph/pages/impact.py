@@ -15,6 +15,7 @@ from codegraph.dashboard.common import (
     age_text,
     current_key,
     current_repo,
+    drift_note,
     empty_state,
     graph_store,
     graph_version,
@@ -119,6 +120,9 @@ def _summary(res: ImpactResult) -> None:
         st.caption(f"Graph of **{f['repo']}** at commit `{short_sha(f['commit'])}`, imported "
                    f"{f['last_imported_at'] or 'never'} ({age_text(f['last_imported_at'])}), "
                    f"checked {age_text(f['last_checked_at'])}.")
+        note = drift_note(f)
+        if note:
+            st.warning(note, icon=":material/history:")
 
 
 def _exports(res: ImpactResult) -> None:

@@ -8,7 +8,16 @@ import streamlit as st
 
 from codegraph.core.impact import freshness
 from codegraph.core.models import FILE, STRUCTURAL_EDGES, STUB, SYMBOL
-from codegraph.dashboard.common import age_text, counts, current_repo, empty_state, graph_store, run_page, short_sha
+from codegraph.dashboard.common import (
+    age_text,
+    counts,
+    current_repo,
+    drift_note,
+    empty_state,
+    graph_store,
+    run_page,
+    short_sha,
+)
 
 
 def _repo_rows(fresh: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -47,6 +56,10 @@ def body() -> None:
     m[4].metric("Unresolved stubs", nodes.get(STUB, 0))
     m[5].metric("Parse errors", c.get("parse_errors", 0), help=f"{c.get('partial_files', 0)} partial files")
 
+    for f in fresh:
+        note = drift_note(f)
+        if note:
+            st.warning(note, icon=":material/history:")
     st.subheader("Repositories and freshness")
     st.dataframe(_repo_rows(fresh), hide_index=True, key="overview_repos")
 

@@ -178,6 +178,17 @@ def test_every_page_opens(dashboard: str, page: Any) -> None:
         shot(page, f"page-{path or 'overview'}")
     # The Cypher console tells the embedded user why it is unavailable.
     assert "needs Neo4j" in page.locator('[data-testid="stAlert"]').first.inner_text()
+    # Pages other faces added to app.PAGES must not raise either.
+    from codegraph.dashboard.app import PAGES as LISTED
+
+    for spec in LISTED:
+        path = spec.file.removesuffix(".py")
+        if path in PAGES or (spec.default and "" in PAGES):
+            continue
+        page.goto(f"{dashboard}/{path}")
+        idle(page)
+        no_exception(page, spec.title)
+        shot(page, f"page-{path}")
 
 
 def test_impact_exploration(dashboard: str, page: Any) -> None:

@@ -151,3 +151,16 @@ def test_age_text_and_merge_counts() -> None:
     assert merge_counts([{"nodes": {"File": 2}, "parse_errors": 1}, {"nodes": {"File": 3, "Symbol": 4},
                                                                      "parse_errors": 0}]) == {
         "nodes": {"File": 5, "Symbol": 4}, "parse_errors": 1}
+
+
+def test_drift_note() -> None:
+    from codegraph.dashboard.common import drift_note
+
+    base = {"repo": "shop", "commit": "a" * 40, "path": "/src/shop"}
+    assert drift_note(base | {"checkout": None}) is None
+    assert drift_note(base | {"checkout": {"head": "a" * 40, "matches_graph": True}}) is None
+    note = drift_note(base | {"checkout": {"checkout": "/src/shop", "head": "b" * 40, "matches_graph": False,
+                                           "changed_since": ["x.py", "y.py"], "uncommitted": ["z.py"]}})
+    assert note is not None
+    assert "`bbbbbbbbbbbb`" in note and "`aaaaaaaaaaaa`" in note and "2 file(s) changed since" in note
+    assert "1 file(s) have uncommitted changes" in note and "codegraph index /src/shop" in note

@@ -120,6 +120,7 @@ def test_bad_input_is_counted_not_fatal(env) -> None:
     assert s.skipped.get("vendored or build folder") == 1
     assert s.skipped.get("symlinked folder") == 1
     assert s.unsupported.get(".xyz") == 1
+    assert graph.repos()[0].props["unsupported"] == {".xyz": 1}  # kept for stats and the Coverage page
     files = {n.props["path"]: n.props for n in graph.nodes_by_label("File", "demo")}
     assert set(files) == {"ok.py", "broken.py", "latin.py"}
     assert files["broken.py"]["had_error"] and files["broken.py"]["coverage_status"] in ("partial", "error")

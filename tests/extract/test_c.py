@@ -3,6 +3,8 @@ statics, includes by several roots, system includes as stubs), plus naming rules
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 from codegraph.indexer.languages.cpp import extract
@@ -94,3 +96,14 @@ def test_signature_hash_ignores_parameter_names_and_broken_input_is_partial() ->
     broken = extract("fx", "b.c", b"int ok(void) { return 0; }\nint bad( { ;;\n")
     assert broken.file.had_error and broken.file.coverage_status in ("partial", "error")
     assert any(s.qualified_name == "ok" for s in broken.symbols)
+
+
+def test_odd_input_is_handled_and_long_chains_stay_linear() -> None:
+    for src in (os.urandom(3000), b"int caf\xe9(void) { return 0; }\n", b"\x00" * 100):
+        fx = extract("fx", "x.c", src)
+        assert fx.file.path == "x.c" and fx.symbols[0].kind == "module"
+    # 20k-term expressions: a quadratic walk (parent lookups, parent-child query
+    # patterns) takes minutes here; the linear one well under a second
+    t0 = time.perf_counter()
+    fx = extract("fx", "x.c", b"void m(void) { int x = " + b"f(" * 2000 + b"1" + b")" * 2000 + b" + " + b"a+" * 20000 + b"a; }\n")
+    assert time.perf_counter() - t0 < 15 and fx.file.coverage_status == "full"

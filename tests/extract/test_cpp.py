@@ -4,6 +4,8 @@ walk, anonymous namespace, gtest TEST), plus naming and overload identity."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 from codegraph.indexer.languages.cpp import extract
@@ -109,3 +111,14 @@ struct GTEST_API_ S : public a::b::C { void n(); };
     decl = extract("fx", "x.cpp", b"namespace a { namespace b { void C::m(int) const {} } }")
     m = next(s for s in decl.symbols if s.qualified_name == "a::b::C::m")
     assert m.signature_hash == syms["a::b::C::m"].signature_hash
+
+
+def test_odd_input_is_handled_and_long_chains_stay_linear() -> None:
+    for src in (os.urandom(3000), b"class Caf\xe9 {};\n", b"\x00" * 100):
+        fx = extract("fx", "x.cpp", src)
+        assert fx.file.path == "x.cpp" and fx.symbols[0].kind == "module"
+    # 20k-term expressions: a quadratic walk (parent lookups, parent-child query
+    # patterns) takes minutes here; the linear one well under a second
+    t0 = time.perf_counter()
+    fx = extract("fx", "x.cpp", b"void m() { auto x = " + b"a+" * 20000 + b"a; }\n")
+    assert time.perf_counter() - t0 < 15 and fx.file.coverage_status == "full"

@@ -5,6 +5,8 @@ interfaces), plus naming, visibility and namespace forms."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 from codegraph.indexer.languages.php import extract
@@ -98,3 +100,14 @@ namespace {
     assert g_call.extra["candidates"][0]["qn"] == "A\\B\\f"
     broken = extract("fx", "b.php", b"<?php\nclass Ok { function a() {} }\nclass Bad { function ( }\n")
     assert broken.file.had_error and "Ok::a" in {s.qualified_name for s in broken.symbols}
+
+
+def test_odd_input_is_handled_and_long_chains_stay_linear() -> None:
+    for src in (os.urandom(3000), b"<?php function caf\xe9() {}\n", b"\x00" * 100):
+        fx = extract("fx", "x.php", src)
+        assert fx.file.path == "x.php" and fx.symbols[0].kind == "module"
+    # 20k-term expressions: a quadratic walk (parent lookups, parent-child query
+    # patterns) takes minutes here; the linear one well under a second
+    t0 = time.perf_counter()
+    fx = extract("fx", "x.php", b"<?php\nfunction m() { $x = " + b"$a.'s'." * 20000 + b"$a; }\n")
+    assert time.perf_counter() - t0 < 15 and fx.file.coverage_status == "full"

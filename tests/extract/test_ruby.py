@@ -4,6 +4,8 @@ attr readers, require / require_relative), plus naming and visibility sections."
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 from codegraph.indexer.languages.ruby import extract
@@ -106,3 +108,14 @@ def test_broken_input() -> None:
     fx = extract("fx", "lib/b.rb", b"class Ok\n  def fine; end\nend\nclass Broken\n  def x(\n")
     assert fx.file.had_error and fx.file.coverage_status in ("partial", "error")
     assert "Ok#fine" in {s.qualified_name for s in fx.symbols}
+
+
+def test_odd_input_is_handled_and_long_chains_stay_linear() -> None:
+    for src in (os.urandom(3000), b"def caf\xe9; end\n", b"\x00" * 100):
+        fx = extract("fx", "x.rb", src)
+        assert fx.file.path == "x.rb" and fx.symbols[0].kind == "module"
+    # 20k-term expressions: a quadratic walk (parent lookups, parent-child query
+    # patterns) takes minutes here; the linear one well under a second
+    t0 = time.perf_counter()
+    fx = extract("fx", "x.rb", b"def m\n  x = " + b"a+" * 20000 + b"a\nend\n")
+    assert time.perf_counter() - t0 < 15 and fx.file.coverage_status == "full"

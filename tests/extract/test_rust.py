@@ -3,6 +3,8 @@ paths, visibility, test detection and broken input."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 from codegraph.indexer.languages.rust import _Layout, extract
@@ -130,3 +132,14 @@ def test_test_files_and_broken_input() -> None:
     assert any(s.qualified_name == "b::ok" for s in broken.symbols)
     empty = extract("fx", "src/e.rs", b"")
     assert [s.kind for s in empty.symbols] == ["module"]
+
+
+def test_odd_input_is_handled_and_long_chains_stay_linear() -> None:
+    for src in (os.urandom(3000), b"fn caf\xe9() {}\n", b"\x00" * 100):
+        fx = extract("fx", "src/x.rs", src)
+        assert fx.file.path == "src/x.rs" and fx.symbols[0].kind == "module"
+    # 20k-term expressions: a quadratic walk (parent lookups, parent-child query
+    # patterns) takes minutes here; the linear one well under a second
+    t0 = time.perf_counter()
+    fx = extract("fx", "src/x.rs", b"fn m() { let x = " + b"a+" * 20000 + b"a; }\n")
+    assert time.perf_counter() - t0 < 15 and fx.file.coverage_status == "full"

@@ -128,7 +128,8 @@ def session_log(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
     async def run() -> None:
         with anyio.fail_after(120):
-            async with stdio_client(_server(_env(home), base)) as (r, w), ClientSession(r, w) as s:
+            # Started inside the checkout, as an agent's client would: freshness compares with it.
+            async with stdio_client(_server(_env(home), root)) as (r, w), ClientSession(r, w) as s:
                 init = await s.initialize()
                 log["init"] = init
                 log["tools"] = (await s.list_tools()).tools
@@ -255,7 +256,8 @@ def test_stats_and_freshness(session_log: dict[str, Any]) -> None:
     assert "matches the checkout" in text
     after, text = _ok(session_log["freshness_after_commit"], "freshness")
     assert after["items"][0]["stale"] is True and after["items"][0]["checkout_head"] != head
-    assert "STALE" in text
+    assert after["items"][0]["checkout"]["matches_graph"] is False
+    assert "STALE" in text and "working checkout" in text
 
 
 def test_errors_are_tool_errors_with_one_line(session_log: dict[str, Any]) -> None:

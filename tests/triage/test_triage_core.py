@@ -92,7 +92,6 @@ def test_undo_restores_the_stub_and_its_edges_and_the_next_index_agrees(tree: Tr
     assert stubs(g, repo) == BASE_STUBS
     [logged] = triage.decision_list(g, repo)
     assert (logged.status, logged.undone_by, logged.decided_by) == ("undone", "bo", "ana")
-    assert "save" not in triage.load_decisions(g, repo)  # that run has seen the undo
     with pytest.raises(TargetNotFound):
         triage.undo(g, repo, "save")
 
@@ -158,7 +157,7 @@ def test_a_resolve_whose_symbol_disappears_goes_stale_and_the_stub_returns(tree:
     tree.write("app/audit.py", '"""Audit trail, emptied."""\n')
     tree.index()
     assert [d.status for d in triage.decision_list(g, repo)] == ["stale"]
-    assert "save" not in triage.load_decisions(g, repo)
+    assert triage.load_decisions(g, repo)["save"].action == "none"
     tree.index()
     assert stubs(g, repo)["save"] == 2
     assert triage.apply_pending(g, repo) == []  # a stale decision is not applied again
@@ -169,19 +168,20 @@ def test_candidates_same_repo_other_repo_and_libraries(make_tree: Callable[..., 
     lib = make_tree({"lib/helpers.py": "def helper_missing(order):\n    return order\n"})
     g, repo = tree.graph, tree.repo
     stub = g.get_nodes([stub_uid(repo, "save")])[stub_uid(repo, "save")]
+    ours = {repo, lib.repo}  # a shared Neo4j may hold other people's repos too
     c = triage.candidates(g, stub)
-    assert [(x.qualified_name, x.repo, x.why) for x in c.symbols] == [
+    assert [(x.qualified_name, x.repo, x.why) for x in c.symbols if x.repo in ours] == [
         ("app.audit.save", repo, "same name in this repo"), ("app.store.save", repo, "same name in this repo")]
     assert c.libraries == []
     get = g.get_nodes([stub_uid(repo, "requests.get")])[stub_uid(repo, "requests.get")]
     c = triage.candidates(g, get)
-    assert c.symbols == []
+    assert [x for x in c.symbols if x.repo in ours] == []
     assert [(x.name, x.why) for x in c.libraries] == [("requests", "imported here but not part of the repo")]
     imp = g.get_nodes([stub_uid(repo, "requests")])[stub_uid(repo, "requests")]
     assert [x.name for x in triage.candidates(g, imp).libraries] == ["requests"]
 
     helper = g.get_nodes([stub_uid(repo, "helper_missing")])[stub_uid(repo, "helper_missing")]
-    [other] = triage.candidates(g, helper).symbols
+    [other] = [x for x in triage.candidates(g, helper).symbols if x.repo in ours]
     assert (other.qualified_name, other.repo, other.why) == ("lib.helpers.helper_missing", lib.repo,
                                                              "same name in another repo")
     triage.resolve(g, repo, "helper_missing", other.uid)

@@ -208,10 +208,10 @@ def test_embedding_phase_resumes_after_an_interrupted_run(tmp_path: Path, corpus
                 raise KeyboardInterrupt  # as if the process were stopped here
 
         with pytest.raises(KeyboardInterrupt):
-            run_embedding(ix, model_embedder, repo=REPO, batch_size=8, progress=die_after_two)
+            run_embedding(ix, model_embedder, repo=REPO, batch_size=8, window=8, progress=die_after_two)
         assert ix.stats(REPO)["with_vectors"] == 16  # the two finished batches were kept
         assert [p["done"] for p in calls] == [8, 16] and calls[0]["total"] == 48
-        report = run_embedding(ix, model_embedder, repo=REPO, batch_size=8)
+        report = run_embedding(ix, model_embedder, repo=REPO, batch_size=8, window=8)
         assert report["embedded"] == 48 - 16 and report["remaining"] == 0
         assert report["chunks_per_s"] > 0 and report["batches"] == 4
         # Vectors match a fresh embedding of the same texts.

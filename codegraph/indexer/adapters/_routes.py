@@ -162,8 +162,9 @@ def fits(url: ClientUrl, template: str) -> bool:
     """Whether the client URL can reach the route ``template`` (normal form).
 
     Known base: the whole path must fit, segment by segment (a catch-all ``*x``
-    takes one or more trailing segments). Unknown base: the URL's segments must fit the
-    template's last segments and at least one of them must be a literal."""
+    takes one or more trailing segments; a literal value may fill a parameter). Unknown
+    base: the URL's segments must fit the template's last segments, literals meeting
+    literals and holes meeting parameters, with at least one literal segment."""
     tsegs = [s for s in template.split("/") if s]
     segs = url.segments
     if url.dynamic:
@@ -185,4 +186,12 @@ def fits(url: ClientUrl, template: str) -> bool:
 
 
 def _tail_fits(segs: list[list[Piece]], tsegs: list[str]) -> bool:
-    return all(_seg_fits(s, t) for s, t in zip(segs, tsegs, strict=True))
+    """Unknown base: holes may fill parameters, but a literal segment must meet the same
+    literal (a lone ``/health`` tail must not land on some ``/:id``)."""
+    for s, t in zip(segs, tsegs, strict=True):
+        literal = all(k == "lit" for k, _ in s)
+        if literal and t.startswith((":", "*")):
+            return False
+        if not _seg_fits(s, t):
+            return False
+    return True

@@ -298,7 +298,7 @@ def _split_holes(parts: Parts, pattern: re.Pattern[str]) -> Parts:
         for m in pattern.finditer(val):
             if m.start() > pos:
                 out.append(("lit", val[pos:m.start()]))
-            out.append(("hole", m.group(0)))
+            out.append(("hole", m.group(0).strip("{}")))
             pos = m.end()
         if pos < len(val):
             out.append(("lit", val[pos:]))
@@ -644,6 +644,8 @@ _CONST_QUERY = {
     "python": """
         (module (expression_statement (assignment left: (identifier) @n right: (string) @v)))
         (class_definition body: (block (expression_statement (assignment left: (identifier) @n right: (string) @v))))
+        (module (assignment left: (identifier) @n right: (string) @v))
+        (class_definition body: (block (assignment left: (identifier) @n right: (string) @v)))
     """,
     "javascript": "(variable_declarator name: (identifier) @n value: [(string) (template_string)] @v)",
     "typescript": """(variable_declarator name: (identifier) @n value: [(string) (template_string)] @v)

@@ -186,10 +186,10 @@ def _with_base(base: sx.Parts, parts: sx.Parts) -> sx.Parts:
     if not base:
         return parts
     if base[-1][0] == "lit" and parts and parts[0][0] == "lit":
-        joined = join(base[-1][1], parts[0][1]) if base[-1][1].strip("/") else parts[0][1]
-        if base[-1][1].startswith(("http://", "https://")):
-            joined = base[-1][1].rstrip("/") + "/" + parts[0][1].lstrip("/")
+        joined = base[-1][1].rstrip("/") + "/" + parts[0][1].lstrip("/")
         return base[:-1] + [("lit", joined)] + parts[1:]
+    if base[-1][0] == "lit" and parts:
+        return base[:-1] + [("lit", base[-1][1].rstrip("/") + "/")] + parts
     return base + parts
 
 

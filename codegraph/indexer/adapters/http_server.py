@@ -198,6 +198,7 @@ def _django(ctx: Any, c: Any) -> list[dict[str, Any]]:
             rec: dict[str, Any] = {"prefix": normalize_template(tmpl), "framework": "django", "router": "urlpatterns"}
             if module is not None:
                 rec["module"] = module
+                rec["target_var"] = "urlpatterns"  # the included module's own url list
             else:
                 rec.update(_target(ctx, arg))
                 if rec.get("target", "").endswith(".urls") and rec["target"].count(".") == 1:
@@ -251,7 +252,11 @@ def js_route_call(ctx: Any, c: Any) -> tuple[str, str, list[TSNode]] | None:
         return None
     recv, route_node = c.receiver, c.receiver_node
     if route_node is not None and route_node.type == "call_expression":
+        # router.route('/x').get(h).post(h2): walk down the chain to the .route() call.
         inner = sx.as_call(ctx.language, route_node)
+        while inner is not None and inner.method in _JS_VERBS and inner.receiver_node is not None \
+                and inner.receiver_node.type == "call_expression":
+            inner = sx.as_call(ctx.language, inner.receiver_node)
         if inner is None or inner.method != "route" or not inner.args or verb == "use":
             return None
         path, recv, handlers = ctx.literal(inner.args[0]), inner.receiver, c.args
@@ -545,7 +550,7 @@ def _go(ctx: Any) -> list[dict[str, Any]]:
         if pm:  # Go 1.22 ServeMux pattern "GET /x/{id}" (optionally with a host)
             method, raw = pm.group(1), pm.group(2)
             raw = raw[raw.find("/"):] if "/" in raw else raw
-        if not raw.startswith("/"):
+        if not raw.startswith("/") and not (raw == "" and c.receiver in group_prefix):
             continue
         # gorilla: r.HandleFunc("/x", h).Methods("GET", "POST")
         methods = [method]

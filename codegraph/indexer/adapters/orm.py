@@ -137,10 +137,10 @@ def _literal_tables(ctx: Any) -> list[dict[str, Any]]:
 def _class_assign(node: TSNode, name: str) -> TSNode | None:
     body = node.child_by_field_name("body")
     for st in body.named_children if body is not None else ():
-        if st.type == "expression_statement" and st.named_children:
-            a = st.named_children[0]
-            if a.type == "assignment" and sx.text(a.child_by_field_name("left")) == name:
-                return a.child_by_field_name("right")
+        # Grammar versions differ: an assignment may or may not sit in an expression_statement.
+        a = st.named_children[0] if st.type == "expression_statement" and st.named_children else st
+        if a.type == "assignment" and sx.text(a.child_by_field_name("left")) == name:
+            return a.child_by_field_name("right")
     return None
 
 

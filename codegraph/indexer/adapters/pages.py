@@ -55,6 +55,7 @@ def _segments(folders: list[str]) -> list[str] | None:
             return None
         if (s.startswith("(") and s.endswith(")")) or s.startswith("@"):
             continue
+        s = re.sub(r"^(\(\.{1,3}\))+", "", s)  # intercepting routes: (.)photo shows /photo
         out.append(s)
     return out
 

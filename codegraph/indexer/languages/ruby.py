@@ -190,8 +190,8 @@ class _Extractor:
                 continue
             if cap == "call":
                 self._call(node, sc)
-            elif cap == "bare":
-                self._bare(node, sc)
+            elif cap == "bare_parent":
+                self._bare_children(node, sc)
             elif cap == "local":
                 self._local(node, sc)
             elif cap == "super":
@@ -397,7 +397,10 @@ class _Extractor:
         owners: list[str] = []
         how = "receiver_type"
         if rt == "identifier":
-            owners = sc.locals.get(ts.text(recv), [])
+            rname = ts.text(recv)
+            if sc.kind == "method" and rname not in sc.locals:
+                self._bare(recv, sc)  # `items.each`: `items` is itself a call on self
+            owners = sc.locals.get(rname, [])
         elif rt == "instance_variable" and sc.owner:
             owners = self.ivars.get(sc.owner, {}).get(ts.text(recv), [])
         elif rt == "call":
@@ -443,16 +446,26 @@ class _Extractor:
             if n is not None:
                 sc.locals[ts.text(n)] = []
 
+    def _bare_children(self, parent: TSNode, sc: _Scope) -> None:
+        if sc.kind != "method":
+            return
+        if parent.type in ("if", "unless"):
+            cond = parent.child_by_field_name("condition")
+            if cond is not None and cond.type == "identifier":
+                self._bare(cond, sc)
+            return
+        for c in parent.named_children:
+            if c.type == "identifier":
+                self._bare(c, sc)
+
     def _bare(self, node: TSNode, sc: _Scope) -> None:
         if sc.kind != "method":
             return
         name = ts.text(node)
         if name in sc.locals or name in BUILTINS or name in VISIBILITY_WORDS:
             return
-        if node.parent is not None and node.parent.type == "call" and \
-                node.parent.child_by_field_name("method") is not None and \
-                node.parent.child_by_field_name("method").id == node.id:
-            return
+        # (no `node.parent` here: tree-sitter finds a parent by walking down from the
+        # root, O(depth), which is quadratic on `a + b + c + ...` chains)
         self._self_call(node, name, sc)
 
     def _local(self, node: TSNode, sc: _Scope) -> None:
@@ -462,7 +475,10 @@ class _Extractor:
         parent = node.parent
         types: list[str] = []
         if parent is not None and parent.type == "assignment" and parent.child_by_field_name("left") == node:
-            types = self._constructed(parent.child_by_field_name("right"), sc)
+            right = parent.child_by_field_name("right")
+            types = self._constructed(right, sc)
+            if right is not None and right.type == "identifier":
+                self._bare(right, sc)  # `sum = subtotal`: the right side is read first
         if name not in sc.locals or types:
             sc.locals[name] = types
 

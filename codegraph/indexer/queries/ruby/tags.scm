@@ -27,18 +27,18 @@
 (call) @call
 (super) @super
 
-; a bare identifier in a value position is a local or a call on self with no arguments
-(body_statement (identifier) @bare)
-(block_body (identifier) @bare)
-(then (identifier) @bare)
-(else (identifier) @bare)
-(call receiver: (identifier) @bare)
-(argument_list (identifier) @bare)
-(assignment right: (identifier) @bare)
-(binary (identifier) @bare)
-(if condition: (identifier) @bare)
-(unless condition: (identifier) @bare)
-(interpolation (identifier) @bare)
+; a bare identifier in a value position is a local or a call on self with no arguments;
+; the extractor scans these nodes' direct children (a parent-child pattern such as
+; `(binary (identifier))` costs the query cursor O(depth^2) on `a + b + c + ...` chains)
+(body_statement) @bare_parent
+(block_body) @bare_parent
+(then) @bare_parent
+(else) @bare_parent
+(argument_list) @bare_parent
+(binary) @bare_parent
+(if) @bare_parent
+(unless) @bare_parent
+(interpolation) @bare_parent
 
 ; comments right above a definition are its documentation
 (comment) @comment
