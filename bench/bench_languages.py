@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from codegraph.indexer.extract import extract_source  # noqa: E402
-from codegraph.indexer.languages import extractor_for, language_for  # noqa: E402
+from codegraph.indexer.languages import extractor_for, language_for, link_repo  # noqa: E402
 from codegraph.indexer.records import FileExtraction  # noqa: E402
 from codegraph.indexer.resolve import resolve_repo  # noqa: E402
 
@@ -71,7 +71,8 @@ def files_of(root: Path, language: str, max_bytes: int) -> list[tuple[str, bytes
         dirs.sort()
         for n in sorted(names):
             rel = os.path.relpath(os.path.join(d, n), root).replace(os.sep, "/")
-            if language_for(rel) != language:
+            # A C++ tree's headers are .h files, which map to "c" by extension.
+            if language_for(rel) not in ({"cpp", "c"} if language == "cpp" else {language}):
                 continue
             try:
                 data = Path(d, n).read_bytes()
@@ -84,19 +85,6 @@ def files_of(root: Path, language: str, max_bytes: int) -> list[tuple[str, bytes
     return out
 
 
-def go_mods(root: Path) -> dict[str, str]:
-    from codegraph.indexer.languages.go import parse_go_mod
-
-    mods: dict[str, str] = {}
-    for d, _dirs, names in os.walk(root, followlinks=True):
-        if "go.mod" in names:
-            mod = parse_go_mod(Path(d, "go.mod").read_bytes())
-            if mod:
-                rel = os.path.relpath(d, root).replace(os.sep, "/")
-                mods["" if rel == "." else rel] = mod
-    return mods
-
-
 def bench(language: str, root: Path, max_bytes: int) -> Row:
     row = Row(language)
     if extractor_for(language) is None:
@@ -107,16 +95,14 @@ def bench(language: str, root: Path, max_bytes: int) -> Row:
     # CPU time of this process: a per-core rate that other load on the machine does not skew.
     t = time.process_time()
     for rel, data in files:
-        fxs.append(extract_source(language, rel, language, data))
+        fxs.append(extract_source(language, rel, language_for(rel) or language, data))
     row.seconds = time.process_time() - t
     row.files = len(files)
     row.bytes = sum(len(d) for _, d in files)
     row.symbols = sum(len(fx.symbols) for fx in fxs)
     row.references = sum(len(fx.references) for fx in fxs)
     row.error_files = sum(1 for fx in fxs if fx.file.had_error)
-    mod = extractor_for(language)
-    if hasattr(mod, "link_repo"):
-        mod.link_repo(fxs, go_mods(root) if language == "go" else None)  # type: ignore[union-attr]
+    link_repo(fxs, root)
     res = resolve_repo(language, fxs)
     for edges in res.edges.values():
         for e in edges:

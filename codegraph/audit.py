@@ -59,6 +59,10 @@ _IMPLICIT = re.compile(r"^__(enter|exit|aenter|aexit|iter|next|aiter|anext|call|
                        r"str|repr|format|get|set|delete|set_name|init_subclass|class_getitem|getattr|getattribute|"
                        r"setattr|delattr|del|new|post_init|missing|fspath|index|int|float|complex|bytes|round|"
                        r"reduce|reduce_ex|getstate|setstate|copy|deepcopy|await|radd|rsub|rmul|iadd|isub|imul)__$")
+# Receivers that are builtin types: ``object.__init__(self)``, ``str.join(...)``.
+_PY_BUILTIN_RECEIVERS = frozenset(
+    "object str bytes bytearray int float complex bool list dict set frozenset tuple type BaseException "
+    "Exception dict.fromkeys".split())
 VERDICTS = ("text_false_positive", "graph_miss", "flagged", "text_miss", "attribution", "graph_false_positive",
             "unclear")
 NOTICE = ("Text search is a second witness, not ground truth: read the disagreements. HTTP links "
@@ -584,9 +588,17 @@ class _Auditor:
         if f is not None and f.coverage in ("partial", "error"):
             return "graph_miss", "file only partly parsed", f"coverage {f.coverage}"
         if is_python:
-            if site.receiver:
+            if site.receiver == "super()":
+                return ("text_false_positive", "super() into a base outside the repo",
+                        "no reference recorded: the class's bases are builtins or external")
+            if site.receiver in _PY_BUILTIN_RECEIVERS or site.receiver in (")", "]"):
                 return ("text_false_positive", "no reference recorded (builtin receiver)",
-                        "the extractor skips calls on builtin values and builtin bases (str, list, object...)")
+                        f"receiver {site.receiver!r}: a builtin type or the value of a call/subscript")
+            if site.receiver:
+                # The extractor's design, not something the text can check: say so apart.
+                return ("text_false_positive", "skipped by design (builtin value or builtin method name)",
+                        "no reference recorded: the extractor skips builtin method names (encode, append, "
+                        "items...) on receivers of unknown type and calls on builtin-typed values")
             return ("text_false_positive", "local or builtin name",
                     "no reference recorded: a parameter, local variable or builtin of that name")
         return "graph_miss", "no reference recorded", "dynamic or untyped receiver"

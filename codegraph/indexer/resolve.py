@@ -171,6 +171,10 @@ def _source_uid(table: SymbolTable, ref: Reference) -> str | None:
     if ref.source_kind == "file":
         return file_uid(table.repo, ref.file) if ref.file in table.files else None
     syms = table.by_file_qn.get((ref.file, ref.source_qualified_name)) or []
+    if not syms:
+        # Declared elsewhere (Rust `impl Trait for Type` far from `Type`): only a unique match.
+        elsewhere = table.by_qn.get(ref.source_qualified_name) or []
+        syms = elsewhere if len({s.uid for s in elsewhere}) == 1 else []
     if ref.source_signature_hash:
         syms = [s for s in syms if s.signature_hash == ref.source_signature_hash] or syms
     return syms[0].uid if syms else None

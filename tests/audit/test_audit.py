@@ -56,8 +56,7 @@ def test_method_with_collision_ambiguous_stub_and_builtin_receiver(indexed) -> N
     assert _rows(c) == {
         ("missed", "pkg.use.collision", "text_false_positive", "name collision", "pkg/use.py", 14),
         ("missed", "pkg.use.untyped", "flagged", "ambiguous stub", "pkg/use.py", 18),
-        ("missed", "pkg.use.builtin_recv", "text_false_positive", "no reference recorded (builtin receiver)",
-         "pkg/use.py", 23),
+        ("missed", "pkg.use.builtin_recv", "text_false_positive", "skipped by design (builtin value or builtin method name)", "pkg/use.py", 23),
         ("missed", "pkg.more.qualified", "text_false_positive", "qualified call names another owner",
          "pkg/more.py", 19),
     }
@@ -97,9 +96,15 @@ def test_dispatch_constructor_decorator_external_recursion_nested(indexed) -> No
         ("missed", "pkg.more.Child2.step", "text_false_positive", "name collision", "pkg/more.py", 15),
         ("missed", "pkg.more.Child3.step", "text_false_positive", "name collision", "pkg/more.py", 24)}
     init = by["pkg.store.Store.__init__"]  # found as `Store(` by text, as the optional __init__ edge by the graph
-    assert (init.expected, init.actual, init.matched, init.missed, init.extra) == (1, 1, 1, [], [])
+    assert (init.expected, init.actual, init.matched, init.extra) == (2, 1, 1, [])
+    assert init.matched_callers == ["pkg.use.direct"]
+    assert _rows(init) == {("missed", "pkg.more.Err.__init__", "text_false_positive",
+                            "super() into a base outside the repo", "pkg/more.py", 29)}
+    assert [(x.line, x.receiver) for x in init.missed[0].sites] == [(29, "super()"), (30, "Exception")]
     assert _rows(by["pkg.store.Plain.__init__"]) == {
-        ("extra", "pkg.more.make_derived", "text_miss", "constructor of a subclass (inherited)", "pkg/more.py", 6)}
+        ("extra", "pkg.more.make_derived", "text_miss", "constructor of a subclass (inherited)", "pkg/more.py", 6),
+        ("missed", "pkg.more.Err.__init__", "text_false_positive", "super() into a base outside the repo",
+         "pkg/more.py", 29)}
     assert _rows(by["pkg.store.deco"]) == {("extra", "pkg.use", "text_miss", "bare decorator", "pkg/use.py", 48)}
     assert _rows(by["pkg.store.dumps"]) == {
         ("missed", "pkg.use.external", "text_false_positive", "external call", "pkg/use.py", 54)}

@@ -247,7 +247,7 @@ def test_table_and_endpoint(session_log: dict[str, Any]) -> None:
 
 def test_stats_and_freshness(session_log: dict[str, Any]) -> None:
     data, text = _ok(session_log["stats"], "stats")
-    assert data["graph"]["languages"] == {"python": 6} and data["graph"]["nodes"]["Symbol"] == 46
+    assert data["graph"]["languages"] == {"python": 6} and data["graph"]["nodes"]["Symbol"] == 48
     assert data["search"]["chunks"] > 0 and data["complete"] is True
     assert "complete answer" in text and "python 6" in text
     fr, text = _ok(session_log["freshness"], "freshness")

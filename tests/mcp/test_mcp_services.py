@@ -48,7 +48,7 @@ def test_mcp_and_audit_on_neo4j_and_elasticsearch(tmp_path: Path) -> None:
         assert {(d.caller, d.verdict, d.category) for d in save.missed} == {
             ("pkg.use.collision", "text_false_positive", "name collision"),
             ("pkg.use.untyped", "flagged", "ambiguous stub"),
-            ("pkg.use.builtin_recv", "text_false_positive", "no reference recorded (builtin receiver)"),
+            ("pkg.use.builtin_recv", "text_false_positive", "skipped by design (builtin value or builtin method name)"),
             ("pkg.more.qualified", "text_false_positive", "qualified call names another owner")}
 
         # The server reads the same services.env as this test; only its home differs.

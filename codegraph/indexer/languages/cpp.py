@@ -507,17 +507,16 @@ class _Extractor:
             return
         here = posixpath.dirname(self.path)
         cands: list[str] = []
-        if not system:
-            cands.append(posixpath.normpath(posixpath.join(here, inc)))
-        # then the include roots a build would pass with -I: each ancestor directory
-        # and its include/ folder, nearest first (`proj/include/lib/x.h` from `proj/src/`)
-        d = here
-        while True:
-            d = posixpath.dirname(d) if d else ""
-            for root in ((d, f"{d}/include") if d else ("", "include")):
-                cands.append(posixpath.normpath(posixpath.join(root, inc)) if root else posixpath.normpath(inc))
-            if not d:
-                break
+        # the including file's directory (quoted includes only), then the include roots a
+        # build would pass with -I: each ancestor directory and its include/ folder,
+        # nearest first (`proj/include/lib/x.h` from `proj/src/`)
+        dirs = [here]
+        while dirs[-1]:
+            dirs.append(posixpath.dirname(dirs[-1]))
+        for d in dirs:
+            if d != here or not system:
+                cands.append(posixpath.normpath(posixpath.join(d, inc)))
+            cands.append(posixpath.normpath(posixpath.join(d, "include", inc)))
         for root in ("src", "lib"):
             cands.append(f"{root}/{posixpath.normpath(inc)}")
         cands = [c for c in dict.fromkeys(cands) if not c.startswith("..") and c != self.path]

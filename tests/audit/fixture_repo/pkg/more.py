@@ -22,3 +22,9 @@ def qualified():
 class Child3(Base):
     def step(self):
         return Base.step(self)
+
+
+class Err(Exception):
+    def __init__(self, msg):
+        super().__init__(msg)
+        Exception.__init__(self, msg)
