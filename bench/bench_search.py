@@ -106,12 +106,13 @@ def main() -> None:
         # Raw and phase alternate on the same chunks, 512 at a time, so that both see
         # the same machine load (other processes share the cores). Raw = one embed call
         # over the 512 texts (batches of 64), i.e. the embedder alone.
-        raw_s = phase_s = embed_s = 0.0
+        raw_s = phase_s = embed_s = raw_cpu = 0.0
         n_raw = n_phase = 0
         while batch := ix.chunks_missing_vectors(repo="bench", limit=512):
-            t = time.perf_counter()
+            t, c0 = time.perf_counter(), time.process_time()
             emb.embed([c.embed_text for c in batch], batch_size=64)
             raw_s += time.perf_counter() - t
+            raw_cpu += time.process_time() - c0
             n_raw += len(batch)
             rep = run_embedding(ix, emb, repo="bench", batch_size=64, max_chunks=len(batch), window=512)
             phase_s += rep["seconds"]
@@ -121,6 +122,8 @@ def main() -> None:
         print(f"[{backend}] embedder raw: {raw:.1f} texts/s; embedding phase: {phase:.1f} chunks/s "
               f"= {phase / raw:.0%} of raw ({n_phase} chunks, batch 64; time inside the embedder "
               f"{embed_s / phase_s:.0%} of the phase; load average {os.getloadavg()[0]:.1f})")
+        print(f"[{backend}] raw per CPU-second: {n_raw / raw_cpu:.1f} texts (x{args.threads} threads = "
+              f"{args.threads * n_raw / raw_cpu:.1f} texts/s if the cores were free)")
         qs = (QUERIES * 3)[: args.queries]
         hybrid_search(ix, emb, qs[0], k=10, repo="bench")  # warm caches (kNN matrix, connections)
         totals: list[float] = []

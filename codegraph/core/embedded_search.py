@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -166,7 +167,7 @@ class EmbeddedSearchIndex:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._local = threading.local()
-        self._conns: list[sqlite3.Connection] = []
+        self._conns: list[tuple[weakref.ref[threading.Thread], sqlite3.Connection]] = []
         self._conns_lock = threading.Lock()
         self._cache: OrderedDict[str | None, tuple[Any, list[str], np.ndarray]] = OrderedDict()
         self._cache_lock = threading.Lock()
@@ -194,13 +195,27 @@ class EmbeddedSearchIndex:
             ) from e
         self._local.conn = conn
         with self._conns_lock:
-            self._conns.append(conn)
+            # Threads come and go (Streamlit runs each session in its own): close the
+            # connections of threads that have ended instead of leaking them.
+            live = []
+            for ref, c in self._conns:
+                th = ref()
+                if th is None or not th.is_alive():
+                    c.close()
+                else:
+                    live.append((ref, c))
+            live.append((weakref.ref(threading.current_thread()), conn))
+            self._conns = live
         return conn
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         conn = self._conn()
-        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:  # another writer held the lock past busy_timeout
+            raise StoreUnavailable(f"the embedded search index {self.path} is busy ({e}); another indexer may be "
+                                   "running (check CODEGRAPH_HOME)") from e
         try:
             yield conn
         except BaseException:
@@ -225,7 +240,7 @@ class EmbeddedSearchIndex:
 
     def close(self) -> None:
         with self._conns_lock:
-            for c in self._conns:
+            for _, c in self._conns:
                 c.close()
             self._conns.clear()
         self._local = threading.local()

@@ -36,7 +36,8 @@ no-op entry (action ``none``) for a decision undone after the repo's last run, w
 makes that run re-resolve the repo even when no file changed.
 
 Writes are a few store calls, not one transaction: the decision node is written first,
-so an interrupted apply is finished by the next index run (or ``apply_pending``).
+so an interrupted apply is finished by the next index run (or ``apply_pending``), and an
+interrupted undo of a resolve by the next triage call or index run (``_recover``).
 """
 
 from __future__ import annotations
@@ -55,13 +56,9 @@ from codegraph.core.errors import BadInput, TargetNotFound
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import (
     DECISION,
-    DERIVED_EDGES,
-    ENDPOINT,
     IMPORTS,
     STUB,
     SYMBOL,
-    TABLE,
-    TOPIC,
     Edge,
     Node,
     file_uid,
@@ -74,9 +71,6 @@ PAGE = 5000
 _WILDCARDS = re.compile(r"[*?\[]")
 _SEPARATORS = re.compile(r"::|->|[.#/\\]")
 _RECEIVERS = {"self", "this", "cls", "super", "Self", "$this", "base", "static", "parent"}
-# Boundary nodes whose incoming edges may have their source outside the evidence file
-# (a route table in one file naming a handler in another): see _rewrite_evidence.
-_BOUNDARY_LABELS = (ENDPOINT, TABLE, TOPIC)
 
 
 @dataclass(slots=True)
@@ -112,6 +106,7 @@ class TriageDecision:
     evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
     undone_at: str = ""
     undone_by: str = ""
+    journal: str = ""  # JSON, only while an undo of a resolve is under way (see _unmove)
     status: str = ""  # active | undone | stale (resolve target gone); computed, not stored
 
     @property
@@ -358,6 +353,7 @@ def load_decisions(graph: GraphStore, repo: str) -> dict[str, ResolverDecision]:
     the repo's last run add a ``none`` entry too (see the module docstring). ``none``
     entries change nothing but make the run re-resolve. Raises StoreUnavailable.
     """
+    _recover(graph, repo)
     ds = decision_list(graph, repo)
     active = [d for d in ds if d.active]
     out: dict[str, ResolverDecision] = {}
@@ -531,6 +527,7 @@ def _new(repo: str, key: str, action: str, by: str | None, note: str) -> TriageD
 
 
 def _check_free(graph: GraphStore, d: TriageDecision) -> None:
+    _recover(graph, d.repo)
     for other in decision_list(graph, d.repo, include_undone=False):
         if other.key == d.key:
             raise BadInput(f"{d.key!r} in {d.repo} already has a decision ({other.action}, by {other.decided_by} at "
@@ -633,6 +630,7 @@ def apply_pending(graph: GraphStore, repo: str) -> list[str]:
     """Apply active decisions to stubs they cover that are in the graph now: targets a
     pattern matches that first appeared after it was made, or a stub an index run without
     decisions brought back. Stale resolve decisions are left alone. Returns the targets."""
+    _recover(graph, repo)
     active = decision_list(graph, repo, include_undone=False)
     if not active:
         return []
@@ -659,6 +657,7 @@ def undo(graph: GraphStore, repo: str, key: str, *, by: str | None = None) -> Tr
     stubs and the edges it took away, and keep it in the log as undone. Call sites in
     files changed since the decision come back at the next index run. Raises
     TargetNotFound when ``key`` has no active decision in ``repo``."""
+    _recover(graph, repo)
     found = [d for d in decision_list(graph, repo, include_undone=False) if d.key == key.strip()]
     if not found:
         raise TargetNotFound(f"no active triage decision on {key!r} in repo {repo} (see `codegraph triage log`)")
@@ -687,8 +686,13 @@ def undo(graph: GraphStore, repo: str, key: str, *, by: str | None = None) -> Tr
 
 def _unmove(graph: GraphStore, d: TriageDecision) -> None:
     """Undo a resolve: the edges the decision (or an index run applying it) made into the
-    symbol go back to the stub. The protocol deletes edges only by evidence file, so the
-    files holding them are rewritten with every other edge they hold kept."""
+    symbol go back to the stub.
+
+    The protocol deletes single edges only by evidence file, and a file's edges cannot all
+    be listed (a source may be declared in another file), so the symbol itself is
+    detached and re-created with every edge it had except those: exact, and as cheap as
+    the symbol's degree. A journal in the decision node (written first) lets
+    ``_recover`` finish the job if the process dies in between."""
     target = d.target_identifier
     sym = _live_symbols(graph, [d]).get(d.uid) or d.symbol_uid
     shared = any(o.action == "resolve" and o.uid != d.uid and o.symbol_uid == d.symbol_uid
@@ -706,48 +710,52 @@ def _unmove(graph: GraphStore, d: TriageDecision) -> None:
         # sends call sites to the same symbol; then only the ones recorded here.
         return not shared or (e.type, e.source, e.file, e.line) in recorded
 
-    made = [h.edge for h in graph.neighbours([sym], "in").get(sym, []) if ours(h)]
+    node = graph.get_nodes([sym]).get(sym)
+    if node is None:
+        return
+    ins = graph.neighbours([sym], "in").get(sym, [])
+    made = {h.edge.key() for h in ins if ours(h)}
     if not made:
         return
-    back = [Edge(e.type, e.source, stub_uid(d.repo, target), e.file, e.line, "stub",
-                 {**{k: v for k, v in e.extra.items() if k != "decision"}, "target_identifier": target})
-            for e in made]
-    _rewrite_evidence(graph, d.repo, sorted({e.file for e in made}), drop={e.key() for e in made}, add=back)
+    outs = graph.neighbours([sym], "out").get(sym, [])
+    edges = [_journal_edge(h.edge, h.node.repo or node.repo) for h in ins if h.edge.key() not in made]
+    edges += [_journal_edge(h.edge, node.repo) for h in outs]
+    edges += [_journal_edge(Edge(h.edge.type, h.edge.source, stub_uid(d.repo, target), h.edge.file, h.edge.line,
+                                 "stub", {**{k: v for k, v in h.edge.extra.items() if k != "decision"},
+                                          "target_identifier": target}), d.repo)
+              for h in ins if h.edge.key() in made]
+    d.journal = json.dumps({"node": {"uid": node.uid, "label": node.label, "props": node.props}, "edges": edges},
+                           ensure_ascii=False)
+    graph.upsert_nodes([d.to_node()])
+    graph.delete_nodes([sym])
+    _finish(graph, d)
 
 
-def _rewrite_evidence(graph: GraphStore, repo: str, files: list[str], drop: set[tuple[str, str, str, str, int]],
-                      add: list[Edge]) -> None:
-    """Replace the derived edges whose evidence is in ``files`` by the same set minus
-    ``drop`` plus ``add``. Every derived edge has its source declared in its evidence
-    file (the resolver's rule) or points at an Endpoint / Table / Topic (framework
-    adapters, whose handler may sit in another file), so both are read to keep all."""
-    wanted = set(files)
-    sources = [file_uid(repo, p) for p in files]
-    sources += [n.uid for nodes in graph.nodes_in_files(repo, files).values() for n in nodes]
-    kept: dict[tuple[str, str, str, str, int], Edge] = {}
-    for lst in graph.neighbours(sources, "out", list(DERIVED_EDGES)).values():
-        for h in lst:
-            if h.edge.file in wanted:
-                kept[h.edge.key()] = h.edge
-    boundary = [n.uid for label in _BOUNDARY_LABELS for n in _all_label(graph, label, repo)]
-    if boundary:
-        for lst in graph.neighbours(boundary, "in", list(DERIVED_EDGES)).values():
-            for h in lst:
-                if h.edge.file in wanted and h.node.repo == repo:
-                    kept[h.edge.key()] = h.edge
-    edges = [e for k, e in kept.items() if k not in drop] + add
-    graph.replace_edges(repo, files, edges)
+def _journal_edge(e: Edge, repo: str) -> dict[str, Any]:
+    return {**_edge_dict(e), "target": e.target, "repo": repo}
 
 
-def _all_label(graph: GraphStore, label: str, repo: str) -> list[Node]:
-    out: list[Node] = []
-    offset = 0
-    while True:
-        part = graph.nodes_by_label(label, repo, limit=PAGE, offset=offset)
-        out.extend(part)
-        if len(part) < PAGE:
-            return out
-        offset += PAGE
+def _finish(graph: GraphStore, d: TriageDecision) -> None:
+    """Re-create the symbol and edges a journal holds, then clear it."""
+    j = json.loads(d.journal)
+    n = j["node"]
+    graph.upsert_nodes([Node(n["uid"], n["label"], n["props"])])
+    by_repo: dict[str, list[Edge]] = {}
+    for e in j["edges"]:
+        by_repo.setdefault(e["repo"], []).append(
+            Edge(e["type"], e["source"], e["target"], e.get("file", ""), int(e.get("line") or 0),
+                 e.get("resolution", ""), dict(e.get("extra") or {})))
+    for repo, edges in by_repo.items():
+        graph.replace_edges(repo, [], edges)
+    d.journal = ""
+    graph.upsert_nodes([d.to_node()])
+
+
+def _recover(graph: GraphStore, repo: str | None) -> None:
+    """Finish an undo that a dead process left half done (see ``_unmove``)."""
+    for d in decision_list(graph, repo, include_undone=False):
+        if d.journal:
+            _finish(graph, d)
 
 
 __all__ = [

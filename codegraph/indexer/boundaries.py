@@ -44,7 +44,7 @@ from codegraph.core.models import (
     table_uid,
     topic_uid,
 )
-from codegraph.indexer.adapters._routes import ClientUrl, client_url, fits, join, normalize_template
+from codegraph.indexer.adapters._routes import ClientUrl, client_url, fits, join, literal_fills, normalize_template
 from codegraph.indexer.records import FileExtraction
 from codegraph.indexer.resolve import Resolution, SymbolTable
 
@@ -116,6 +116,8 @@ class _Linker:
             self.syms[path] = lst
         self.nodes: dict[str, Node] = {}
         self.seen: set[tuple[str, str, str, str, int]] = set()
+        # file -> constant name -> (pieces, hole imports) from `const` records
+        self.consts: dict[str, dict[str, tuple[list[tuple[str, str]], dict[str, Any]]]] = {}
 
     # -- helpers ---------------------------------------------------------------------------
     def edge(self, etype: str, src: str, tgt: str, file: str, line: int, **extra: Any) -> None:
@@ -298,10 +300,37 @@ class _Linker:
         return list(eps.values())
 
     # -- http calls ---------------------------------------------------------------------------
+    def complete(self, path: str, parts: list[tuple[str, str]], imports: dict[str, Any],
+                 depth: int = 0) -> list[tuple[str, str]]:
+        """Holes naming an imported constant take the constant's pieces from the
+        module the import resolves to (``${API_BASE}/x`` -> ``/api/v1/x``)."""
+        if not imports or depth > 4:
+            return parts
+        out: list[tuple[str, str]] = []
+        for kind, val in parts:
+            imp = imports.get(val) if kind == "hole" else None
+            found = None
+            if imp:
+                for f in self.imported_files(path, imp["line"], imp.get("name"), imp.get("spec")):
+                    found = self.consts.get(f, {}).get(imp["name"])
+                    if found is not None:
+                        out.extend(self.complete(f, found[0], found[1], depth + 1))
+                        break
+            if found is None:
+                out.append((kind, val))
+        merged: list[tuple[str, str]] = []
+        for kind, val in out:
+            if merged and kind == "lit" and merged[-1][0] == "lit":
+                merged[-1] = ("lit", merged[-1][1] + val)
+            else:
+                merged.append((kind, val))
+        return merged
+
     def http_calls(self, records: list[dict[str, Any]], eps: list[_Endpoint]) -> None:
         for r in records:
             self.out.counts["http_calls"] += 1
-            url = client_url([(k, v) for k, v in r.get("parts", [])])
+            parts = self.complete(r["file"], [(k, v) for k, v in r.get("parts", [])], r.get("hole_imports") or {})
+            url = client_url(parts)
             if r.get("base") == "unknown" and url.known_base and not url.host:
                 url = ClientUrl(url.segments, False)
             method = (r.get("method") or "").upper() or None
@@ -310,6 +339,14 @@ class _Linker:
                 continue
             cands = [e for e in eps if (method is None or e.method in (method, "ANY") or
                                         (method == "HEAD" and e.method == "GET")) and fits(url, e.path)]
+            also: list[str] = []
+            if len(cands) > 1:
+                # `/chats/config` fits `/chats/config` and `/chats/:id`: routers rank the static
+                # route first; the parameter routes are kept on the edge as `also_fits`.
+                static = [e for e in cands if literal_fills(url, e.path) == 0]
+                if len(static) == 1:
+                    also = sorted(f"{e.method} {e.path}" for e in cands if e is not static[0])
+                    cands = static
             if len(cands) == 1:
                 owner = self.owner(r["file"], r.get("at", r["line"]))
                 if owner is None:
@@ -317,7 +354,7 @@ class _Linker:
                     continue
                 self.out.counts["http_placed"] += 1
                 self.edge(CALLS_HTTP, owner.uid, cands[0].uid, r["file"], r["line"], url=r.get("url"),
-                          method=method, client=r.get("client"))
+                          method=method, client=r.get("client"), also_fits=also[:10] or None)
             elif cands:
                 self.unplaced(r, "ambiguous", sorted(f"{e.method} {e.path}" for e in cands))
             else:
@@ -465,6 +502,10 @@ def link_boundaries(
         lk.annotate_imports(extractions)
     except (KeyError, TypeError, ValueError):
         lk.out.counts["import_annotation_failed"] += 1
+    for r in by_type["const"]:
+        if r.get("name") and r.get("parts"):
+            lk.consts.setdefault(r["file"], {})[r["name"]] = ([(k, v) for k, v in r["parts"]],
+                                                             r.get("hole_imports") or {})
     eps = lk.endpoints([r for r in by_type["endpoint"] if r.get("path") and r.get("method")], by_type["http_mount"])
     lk.http_calls(by_type["http_call"], eps)
     lk.topics([r for r in by_type["topic_access"] if r.get("topic")])

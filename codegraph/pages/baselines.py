@@ -1,7 +1,7 @@
 """Baselines: per repository, files / symbols / stubs and edges by type over time (one
 CountSnapshot per index run that changed the graph), with the chosen baseline drawn and
 counts that dropped by more than a threshold flagged in red, with the symbols that
-disappeared; the unresolved trend; freshness of every repository. (Parse errors by
+disappeared (stubs, parse errors and partial files falling is progress, not flagged); the unresolved trend; freshness of every repository. (Parse errors by
 language and folder are on the Coverage page.)"""
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from codegraph.dashboard.common import (
 MAIN_KEYS = ("files", "symbols", "stubs", "parse_errors", "partial_files")
 REFERENCE_EDGES = ("CALLS", "EXTENDS", "IMPLEMENTS", "USES_TYPE", "INJECTS", "IMPORTS")
 DROP_COLOUR = "#D62728"
+# Counts whose fall is progress (a triager resolved stubs, a parser got better): not flagged.
+BETTER_WHEN_LOWER = frozenset({"stubs", "parse_errors", "partial_files"})
 MAX_GONE = 2000
 
 
@@ -69,6 +71,11 @@ def unresolved_point(counts: dict[str, int]) -> tuple[float | None, str]:
     if "stub_references" in counts:
         return round(100 * counts["stub_references"] / refs, 2), "unresolved references, % of reference edges"
     return round(100 * counts.get("stubs", 0) / refs, 2), "unresolved targets (stubs) per 100 reference edges"
+
+
+def drops(base: dict[str, int], cur: dict[str, int], threshold: float) -> list[Drop]:
+    """``baselines.compare`` without the counts that are better when lower."""
+    return [d for d in compare(base, cur, threshold) if d.key not in BETTER_WHEN_LOWER]
 
 
 def _frame(snaps: list[dict[str, Any]]) -> pd.DataFrame:
@@ -132,7 +139,7 @@ def _repo_section(repo: str, threshold: float) -> None:
     m[3].metric("Edges", edges_now, edges_now - edges_then)
 
     later = [s for s in snaps if s["taken_at"] > base["taken_at"]]
-    flagged = [(s, d) for s in later for d in compare(base["counts"], s["counts"], threshold)]
+    flagged = [(s, d) for s in later for d in drops(base["counts"], s["counts"], threshold)]
     df = _frame(snaps)
     left, right = st.columns(2)
     with left:
@@ -141,13 +148,13 @@ def _repo_section(repo: str, threshold: float) -> None:
         edge_keys = sorted({k for s in snaps for k in s["counts"] if k.startswith("edges.")})
         _chart(df, edge_keys, "Edges by type", base, flagged, f"baselines_edges|{repo}", threshold)
 
-    drops = compare(base["counts"], cur["counts"], threshold) if cur["taken_at"] > base["taken_at"] else []
-    if not drops:
+    fell = drops(base["counts"], cur["counts"], threshold) if cur["taken_at"] > base["taken_at"] else []
+    if not fell:
         st.success(f"No count of {_label(cur)} fell by more than {threshold:g}% from the baseline.",
                    icon=":material/check_circle:")
     else:
-        st.error(f"{len(drops)} count(s) fell by more than {threshold:g}% from the baseline: "
-                 + "; ".join(f"**{d.key}** {d.baseline} → {d.current} (−{d.percent}%)" for d in drops),
+        st.error(f"{len(fell)} count(s) fell by more than {threshold:g}% from the baseline: "
+                 + "; ".join(f"**{d.key}** {d.baseline} → {d.current} (−{d.percent}%)" for d in fell),
                  icon=":material/trending_down:")
         gone = _gone(repo, base["taken_at"], cur["taken_at"])
         if gone is None:
@@ -207,9 +214,9 @@ def body() -> None:
         summary = []
         for r in names:
             snaps = _snapshots(current_key(), graph_version(store), r)
-            drops = compare(snaps[-2]["counts"], snaps[-1]["counts"], threshold) if len(snaps) > 1 else []
+            fell = drops(snaps[-2]["counts"], snaps[-1]["counts"], threshold) if len(snaps) > 1 else []
             summary.append({"repo": r, "snapshots": len(snaps), "latest": _label(snaps[-1]) if snaps else "none",
-                            "drops": ", ".join(f"{d.key} −{d.percent}%" for d in drops) or "none"})
+                            "drops": ", ".join(f"{d.key} −{d.percent}%" for d in fell) or "none"})
         st.dataframe(pd.DataFrame(summary).style.map(
             lambda v: f"color: {DROP_COLOUR}; font-weight: bold" if v != "none" else "", subset=["drops"]),
             hide_index=True, key="baselines_summary")

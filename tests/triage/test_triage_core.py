@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from codegraph.core import triage
+from codegraph.core import issues, triage
 from codegraph.core.errors import BadInput, TargetNotFound
 from codegraph.core.impact import impact
-from codegraph.core.models import stub_uid
+from codegraph.core.models import issue_uid, stub_uid
 from tests.triage.fixture import FILES, Tree, derived_edges, stubs
+from tests.triage.issues_fixture import EXPORT
 
 BASE_STUBS = {"requests": 2, "requests.get": 2, "save": 2, "helper_missing": 1, "requests.post": 1}
 
@@ -73,9 +74,15 @@ def test_resolve_moves_call_sites_and_survives_a_reindex_after_an_unrelated_edit
 
 def test_undo_restores_the_stub_and_its_edges_and_the_next_index_agrees(tree: Tree) -> None:
     g, repo = tree.graph, tree.repo
+    # The symbol has other incoming edges (an import-resolved call, DECLARES, issue
+    # mentions): undo must keep every one of them.
+    issues.import_issues(g, repo, issues.parse_export(EXPORT))
     before = derived_edges(g, repo)
     stub_props = g.get_nodes([stub_uid(repo, "save")])[stub_uid(repo, "save")].props
-    sym = triage.find_symbol(g, "app.audit.save", repo)
+    sym = triage.find_symbol(g, "app.store.save", repo)
+    assert {e[1] for e in before if e[2] == sym.uid} == {
+        triage.find_symbol(g, "app.service.place", repo).uid, issue_uid(repo, 1), issue_uid(repo, 2),
+        issue_uid(repo, 4)}
     triage.resolve(g, repo, "save", sym.uid, by="ana")
     tree.index()  # the decision is re-applied by the resolver itself now
     assert stub_uid(repo, "save") not in g.get_nodes([stub_uid(repo, "save")])
@@ -83,6 +90,8 @@ def test_undo_restores_the_stub_and_its_edges_and_the_next_index_agrees(tree: Tr
     d = triage.undo(g, repo, "save", by="bo")
     assert (d.status, d.undone_by) == ("undone", "bo")
     assert derived_edges(g, repo) == before
+    assert g.get_nodes([sym.uid])[sym.uid].props == sym.props
+    assert g.verify(repo)["orphan_symbols"] == 0  # DECLARES re-created
     assert stubs(g, repo) == BASE_STUBS
     assert g.get_nodes([stub_uid(repo, "save")])[stub_uid(repo, "save")].props == stub_props
     assert triage.load_decisions(g, repo)["save"].action == "none"  # makes the next run re-resolve
@@ -94,6 +103,30 @@ def test_undo_restores_the_stub_and_its_edges_and_the_next_index_agrees(tree: Tr
     assert (logged.status, logged.undone_by, logged.decided_by) == ("undone", "bo", "ana")
     with pytest.raises(TargetNotFound):
         triage.undo(g, repo, "save")
+
+
+def test_an_undo_interrupted_between_writes_is_finished_later(tree: Tree, monkeypatch: pytest.MonkeyPatch) -> None:
+    g, repo = tree.graph, tree.repo
+    before = derived_edges(g, repo)
+    sym = triage.find_symbol(g, "app.store.save", repo)
+    triage.resolve(g, repo, "save", sym.uid)
+    real = triage._finish
+
+    def die(*_: object) -> None:
+        raise RuntimeError("process killed")
+
+    monkeypatch.setattr(triage, "_finish", die)
+    with pytest.raises(RuntimeError):
+        triage.undo(g, repo, "save")
+    assert sym.uid not in g.get_nodes([sym.uid])  # detached, not re-created yet
+    monkeypatch.setattr(triage, "_finish", real)
+    tree.index()  # load_decisions finishes the undo first
+    assert g.get_nodes([sym.uid])[sym.uid].props == sym.props
+    [d] = triage.decision_list(g, repo)
+    assert (d.status, d.journal) == ("active", "")  # the undo itself did not complete: do it again
+    triage.undo(g, repo, "save")
+    tree.index()
+    assert derived_edges(g, repo) == before
 
 
 def test_bulk_external_by_pattern_applies_to_later_stubs_and_undoes(tree: Tree, tmp_path: Path) -> None:

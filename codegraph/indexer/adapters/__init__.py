@@ -7,10 +7,13 @@ extraction contract's framework records, ``codegraph.indexer.records``):
 - ``http_mount``   {prefix, framework, target?, module?, export?, router?, scope?}: a router
                    mounted under a prefix (Express ``app.use``, FastAPI ``include_router``,
                    Flask ``register_blueprint``, Django ``include``, Nest ``setGlobalPrefix``)
-- ``http_call``    {method|None, url, parts, client, base?}: a client call with its URL pieces
+- ``http_call``    {method|None, url, parts, client, base?, hole_imports?}: a client call with
+                   its URL pieces; ``hole_imports`` says where an imported base constant lives
 - ``topic_access`` {topic, access: produce|consume, client, at}
 - ``table_access`` {table|model, access: read|write|model, via, at}: SQL literal, ORM use or
                    (``access == "model"``) an ORM class/variable that maps to a table
+- ``const``        {name, parts, hole_imports?}: a URL-like module constant other files may
+                   import to build client URLs (``export const API = `${BASE}/api/v1```)
 
 Every record has ``type``, ``file`` and ``line`` (1-based evidence); ``at`` is the line
 used to find the enclosing symbol (a decorated function's ``def`` line, not its
@@ -22,6 +25,7 @@ strings is never parsed for it, and the tree is parsed at most once per file.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import cached_property
 from typing import Any
@@ -74,8 +78,19 @@ class FileCtx:
         return sx.import_bindings(self.language, self.root)
 
     @cached_property
-    def consts(self) -> dict[str, str]:
+    def consts(self) -> dict[str, sx.Parts]:
         return sx.constants(self.language, self.root)
+
+    def hole_imports(self, parts: sx.Parts) -> dict[str, dict[str, Any]]:
+        """Holes that name an imported binding (``API_BASE`` from ``$lib/constants``):
+        where the import is, so the link pass can read the constant from its module."""
+        out: dict[str, dict[str, Any]] = {}
+        for kind, val in parts:
+            if kind == "hole" and val.isidentifier():
+                b = self.imports.get(val)
+                if b is not None and b.name not in ("*", "default"):
+                    out[val] = {"line": b.line, "name": b.name, "spec": b.spec}
+        return out
 
     def parts(self, node: TSNode | None) -> sx.Parts | None:
         """String pieces of ``node`` with same-file string constants substituted."""
@@ -113,6 +128,52 @@ def _adapters() -> list[Callable[[FileCtx], list[Record]]]:
     return [http_server.extract, http_client.extract, kafka.extract, orm.extract, sql_tables.extract]
 
 
+_EXPORTED_CONST = re.compile(rb"export\s+const\s+\w+\s*(?::\s*\w+\s*)?=\s*[`'\"]")
+_PY_CONST = re.compile(rb"(?m)^[A-Z_][A-Z0-9_]*\s*(?::\s*\w+\s*)?=\s*[fFrRuU]?['\"]")
+_CONST_EXPORT_QUERY = {
+    "javascript": "(program (export_statement (lexical_declaration (variable_declarator "
+                  "name: (identifier) @n value: [(string) (template_string)] @v))))",
+    "python": "(module (assignment left: (identifier) @n right: (string) @v)) "
+              "(module (expression_statement (assignment left: (identifier) @n right: (string) @v)))",
+}
+
+
+def const_records(ctx: FileCtx) -> list[Record]:
+    """``const`` records: URL-like string constants a module offers to importers
+    (``export const API = `${BASE}/api/v1```, Python ``API_URL = "..."``), so a client
+    URL built from an imported base can be completed at link time."""
+    lang = ctx.language
+    if lang in sx.JS_LANGS:
+        if not _EXPORTED_CONST.search(ctx.source):
+            return []
+        q = _CONST_EXPORT_QUERY["javascript"]
+    elif lang == "python":
+        if not _PY_CONST.search(ctx.source):
+            return []
+        q = _CONST_EXPORT_QUERY["python"]
+    else:
+        return []
+    out: list[Record] = []
+    for node in sx.captures(lang, q, ctx.root):
+        if node.type != "identifier":
+            continue
+        name = sx.text(node)
+        raw = ctx.consts.get(name)
+        if raw is None:
+            continue
+        parts = sx.substitute(raw, {k: v for k, v in ctx.consts.items() if k != name})
+        # URL-like values, and empty ones (`BASE = ''` makes `${BASE}/api` a rooted path).
+        url_like = any(k == "lit" and ("/" in v or "://" in v) for k, v in parts)
+        if not url_like and not all(k == "lit" and not v for k, v in parts):
+            continue
+        rec: Record = ctx.record("const", sx.line(node), name=name, parts=[list(p) for p in parts])
+        imports = ctx.hole_imports(parts)
+        if imports:
+            rec["hole_imports"] = imports
+        out.append(rec)
+    return out
+
+
 def extract_framework(language: str, path: str, source: bytes, fx: FileExtraction | None = None) -> list[Record]:
     """Framework records of one file (see module doc). Never parses a file that holds
     none of the adapters' trigger strings. May raise on a grammar bug; the caller
@@ -121,6 +182,7 @@ def extract_framework(language: str, path: str, source: bytes, fx: FileExtractio
     out: list[Record] = []
     for adapter in _adapters():
         out.extend(adapter(ctx))
+    out.extend(const_records(ctx))
     return out
 
 

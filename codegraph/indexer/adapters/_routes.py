@@ -82,6 +82,7 @@ class ClientUrl:
 
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
+_QUERYISH = re.compile(r"\?|query|search|params|qs\b", re.I)
 
 
 def client_url(parts: list[Piece]) -> ClientUrl:
@@ -100,6 +101,11 @@ def client_url(parts: list[Piece]) -> ClientUrl:
                 break
         cut.append((k, v))
     pieces = cut
+    # A last hole glued to a literal that builds a query string or an optional suffix
+    # (`/settings${raw ? '?raw=true' : ''}`, `/register${searchParams}`) is not a path segment.
+    if len(pieces) >= 2 and pieces[-1][0] == "hole" and pieces[-2][0] == "lit" and not pieces[-2][1].endswith("/") \
+            and _QUERYISH.search(pieces[-1][1]):
+        pieces = pieces[:-1]
     known, host = False, ""
     if pieces and pieces[0][0] == "lit":
         first = pieces[0][1]
@@ -195,3 +201,17 @@ def _tail_fits(segs: list[list[Piece]], tsegs: list[str]) -> bool:
         if not _seg_fits(s, t):
             return False
     return True
+
+
+def literal_fills(url: ClientUrl, template: str) -> int:
+    """How many literal client segments a template fills with a parameter (0 = every
+    literal segment meets the same literal: the static route a router prefers)."""
+    tsegs = [s for s in template.split("/") if s]
+    segs = url.segments if url.known_base else url.segments[-len(tsegs):] if len(url.segments) <= len(tsegs) else []
+    offset = 0 if url.known_base else len(tsegs) - len(segs)
+    n = 0
+    for i, seg in enumerate(segs):
+        t = tsegs[offset + i] if offset + i < len(tsegs) else "*"
+        if t.startswith((":", "*")) and all(k == "lit" for k, _ in seg):
+            n += 1
+    return n

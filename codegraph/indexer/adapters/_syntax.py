@@ -659,19 +659,20 @@ _CONST_QUERY = {
 }
 
 
-def constants(language: str, root: TSNode) -> dict[str, str]:
-    """Names bound to a literal string in this file (module constants, class fields,
-    ``const`` declarations). A name bound to two different values is left out."""
+def constants(language: str, root: TSNode) -> dict[str, Parts]:
+    """Names bound to a string expression in this file (module constants, class fields,
+    ``const`` declarations) -> its pieces; a template's holes stay holes
+    (``API = `${BASE}/api```). A name bound to two different values is left out."""
     q = _CONST_QUERY.get(language)
     if q is None:
         return {}
-    out: dict[str, str] = {}
+    out: dict[str, Parts] = {}
     clash: set[str] = set()
     for _, caps in QueryCursor(_query(language, q)).matches(root):
         ns, vs = caps.get("n"), caps.get("v")
         if not ns or not vs:
             continue
-        val = literal(language, vs[0])
+        val = string_parts(language, vs[0])
         if val is None:
             continue
         name = text(ns[0])
@@ -686,16 +687,17 @@ def constants(language: str, root: TSNode) -> dict[str, str]:
 _NAME_PATH = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
 
 
-def substitute(parts: Parts, consts: dict[str, str]) -> Parts:
-    """Holes naming a same-file constant (``X``, ``self.X``, ``this.X``, ``Cls.X``) become literals."""
-    if not consts or not any(k == "hole" for k, _ in parts):
+def substitute(parts: Parts, consts: dict[str, Parts], depth: int = 0) -> Parts:
+    """Holes naming a constant (``X``, ``self.X``, ``this.X``, ``Cls.X``) take its pieces,
+    which may hold holes of their own (resolved again, a few levels deep)."""
+    if not consts or depth > 4 or not any(k == "hole" for k, _ in parts):
         return parts
     out: Parts = []
     for kind, val in parts:
         if kind == "hole" and _NAME_PATH.match(val):
             key = val.rsplit(".", 1)[-1]
             if key in consts:
-                out.append(("lit", consts[key]))
+                out.extend(substitute(consts[key], {k: v for k, v in consts.items() if k != key}, depth + 1))
                 continue
         out.append((kind, val))
     return _merge(out)

@@ -43,6 +43,9 @@ def _rec(ctx: Any, line: int, method: str | None, parts: sx.Parts, client: str, 
                               "client": client, "at": at or line}
     if base is not None:
         fields["base"] = base
+    imports = ctx.hole_imports(parts)
+    if imports:
+        fields["hole_imports"] = imports
     return ctx.record("http_call", line, **fields)
 
 

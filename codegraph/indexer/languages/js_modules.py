@@ -7,6 +7,7 @@ The JS extractor sees one file, so it marks ``import x from '@acme/api'`` as
 - ``tsconfig.json`` / ``jsconfig.json`` (JSON with comments): ``baseUrl`` and ``paths``,
   following ``extends`` (relative files, and packages found under the repo), with the
   nearest config above a file governing it;
+- SvelteKit's default ``$lib`` alias (``<app>/src/lib`` next to a ``svelte.config.*``);
 - every in-repo ``package.json`` with a ``name`` (workspaces, whatever the tool):
   ``exports`` (strings, subpath maps, ``*`` patterns, nested conditions), ``source`` /
   ``module`` / ``main`` / ``types``, and a ``dist/ -> src/`` fallback for build outputs
@@ -157,8 +158,13 @@ class ModuleMap:
         self.files = files
         self.configs: dict[str, TsConfig] = {}
         self.packages: dict[str, Package] = {}
-        for f in _walk(self.root, {"tsconfig.json", "jsconfig.json", "package.json"}):
-            if f.name == "package.json":
+        self.svelte_libs: list[tuple[str, str]] = []  # SvelteKit (app dir, lib): `$lib` is <app>/src/lib
+        for f in _walk(self.root, {"tsconfig.json", "jsconfig.json", "package.json", "svelte.config.js",
+                                   "svelte.config.ts"}):
+            if f.name.startswith("svelte.config"):
+                app = _rel(self.root, f.parent)
+                self.svelte_libs.append((app, _join(app, "src/lib")))
+            elif f.name == "package.json":
                 data = _load_json(f)
                 if data and isinstance(data.get("name"), str):
                     self.packages.setdefault(data["name"], Package(data["name"], _rel(self.root, f.parent), data))
@@ -199,6 +205,10 @@ class ModuleMap:
                 found = self._complete(importer, _join(cfg.base_url, spec))
         if not found:
             found = self._by_package(importer, spec)
+        if not found and (spec == "$lib" or spec.startswith("$lib/")):
+            libs = [(a, lib) for a, lib in self.svelte_libs if not a or importer.startswith(a + "/")]
+            if libs:
+                found = self._complete(importer, max(libs)[1] + spec[len("$lib"):])
         self._memo[key] = found
         return found
 
@@ -374,7 +384,7 @@ def link_js_modules(extractions: list[FileExtraction], root: Path | None) -> dic
     if root is None or not root.is_dir():
         return counts
     mm = ModuleMap(root, {fx.file.path for fx in extractions})
-    if not mm.configs and not mm.packages:
+    if not mm.configs and not mm.packages and not mm.svelte_libs:
         return counts
     for fx in js:
         mapped: dict[str, list[str]] = {}
