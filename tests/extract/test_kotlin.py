@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from codegraph.indexer.languages import kotlin
 from tests.helpers import edge_set
 
