@@ -106,7 +106,7 @@ def main() -> None:
         # Raw and phase alternate on the same chunks, 512 at a time, so that both see
         # the same machine load (other processes share the cores). Raw = one embed call
         # over the 512 texts (batches of 64), i.e. the embedder alone.
-        raw_s = phase_s = embed_s = raw_cpu = 0.0
+        raw_s = phase_s = embed_s = raw_cpu = phase_cpu = 0.0
         n_raw = n_phase = 0
         while batch := ix.chunks_missing_vectors(repo="bench", limit=512):
             t, c0 = time.perf_counter(), time.process_time()
@@ -114,7 +114,9 @@ def main() -> None:
             raw_s += time.perf_counter() - t
             raw_cpu += time.process_time() - c0
             n_raw += len(batch)
+            c0 = time.process_time()
             rep = run_embedding(ix, emb, repo="bench", batch_size=64, max_chunks=len(batch), window=512)
+            phase_cpu += time.process_time() - c0
             phase_s += rep["seconds"]
             embed_s += rep["embed_seconds"]
             n_phase += rep["embedded"]
@@ -123,7 +125,9 @@ def main() -> None:
               f"= {phase / raw:.0%} of raw ({n_phase} chunks, batch 64; time inside the embedder "
               f"{embed_s / phase_s:.0%} of the phase; load average {os.getloadavg()[0]:.1f})")
         print(f"[{backend}] raw per CPU-second: {n_raw / raw_cpu:.1f} texts (x{args.threads} threads = "
-              f"{args.threads * n_raw / raw_cpu:.1f} texts/s if the cores were free)")
+              f"{args.threads * n_raw / raw_cpu:.1f} texts/s if the cores were free); phase per CPU-second: "
+              f"{n_phase / phase_cpu:.1f} chunks = {(n_phase / phase_cpu) / (n_raw / raw_cpu):.0%} of raw "
+              "(client-side CPU only: the Elasticsearch server's CPU is not counted)")
         qs = (QUERIES * 3)[: args.queries]
         hybrid_search(ix, emb, qs[0], k=10, repo="bench")  # warm caches (kNN matrix, connections)
         totals: list[float] = []

@@ -323,6 +323,14 @@ class ElasticsearchIndex:
         self._refresh({index})
         return len(ids)
 
+    def delete_chunks(self, repo: str, chunk_ids: list[str]) -> int:
+        if not chunk_ids:
+            return 0
+        index = self.index_name(repo)
+        self._bulk([{"_op_type": "delete", "_index": index, "_id": doc_id(i)} for i in chunk_ids], ignore_missing=True)
+        self._refresh({index})
+        return len(chunk_ids)
+
     def set_vectors(self, vectors: dict[str, np.ndarray]) -> None:
         """chunk_id -> 384-d vector (normalised here). Ids not stored are ignored.
         Refreshes, so chunks_missing_vectors no longer returns them."""

@@ -284,6 +284,18 @@ class EmbeddedSearchIndex:
                 self._bump(conn, {repo})
         return deleted
 
+    def delete_chunks(self, repo: str, chunk_ids: list[str]) -> int:
+        deleted = 0
+        with self._write() as conn:
+            for batch in _batches(chunk_ids):
+                q = _qmarks(len(batch))
+                conn.execute(f"DELETE FROM vectors WHERE chunk_id IN ({q})", batch)
+                deleted += conn.execute(f"DELETE FROM chunks WHERE repo = ? AND chunk_id IN ({q})",
+                                        [repo, *batch]).rowcount
+            if deleted:
+                self._bump(conn, {repo})
+        return deleted
+
     def set_vectors(self, vectors: dict[str, np.ndarray]) -> None:
         """chunk_id -> float32 384-d vector (normalised here again). Ids that no longer
         exist are ignored. Raises ValueError on a wrong shape."""

@@ -34,6 +34,9 @@ class SearchIndex(Protocol):
     def delete_files(self, repo: str, paths: list[str]) -> int:
         """Delete every chunk of those files; returns chunks deleted."""
 
+    def delete_chunks(self, repo: str, chunk_ids: list[str]) -> int:
+        """Delete chunks by id (with their vectors); returns how many were asked to go."""
+
     def chunk_ids_by_file(self, repo: str) -> dict[str, list[str]]:
         """path -> chunk ids currently stored for that file."""
 

@@ -81,6 +81,14 @@ class _Endpoint:
     path: str
     framework: str
     uid: str
+    files: set[str] = field(default_factory=set)
+
+
+_SERVER_LANGS = frozenset(("python", "go", "java", "kotlin", "csharp", "ruby", "php", "rust"))
+_PUBLIC_HOST = re.compile(r"^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$", re.I)
+_LOCAL_HOST = re.compile(r"(^|\.)(localhost|local|internal|svc|cluster\.local|lan|home|test|example|invalid)$", re.I)
+_PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "go.mod", "pom.xml", "build.gradle", "build.gradle.kts",
+                    "package.json", "Cargo.toml", "composer.json", "Gemfile", "manage.py")
 
 
 @dataclass(slots=True)
@@ -116,6 +124,8 @@ class _Linker:
             self.syms[path] = lst
         self.nodes: dict[str, Node] = {}
         self.seen: set[tuple[str, str, str, str, int]] = set()
+        self._project: dict[str, str] = {}
+        self._marker: dict[str, bool] = {}
         # file -> constant name -> (pieces, hole imports) from `const` records
         self.consts: dict[str, dict[str, tuple[list[tuple[str, str]], dict[str, Any]]]] = {}
 
@@ -290,7 +300,7 @@ class _Linker:
                 uid = endpoint_uid(self.repo, method, path)
                 self.node(uid, ENDPOINT, {"method": method, "path_template": path,
                                           "framework": r.get("framework", "")})
-                eps.setdefault(uid, _Endpoint(method, path, r.get("framework", ""), uid))
+                eps.setdefault(uid, _Endpoint(method, path, r.get("framework", ""), uid)).files.add(r["file"])
                 self.out.counts["endpoints"] += 1
                 if owner is None:
                     self.out.counts["endpoints_without_symbol"] += 1
@@ -298,6 +308,32 @@ class _Linker:
                 self.edge(EXPOSES, owner.uid, uid, r["file"], r["line"], framework=r.get("framework"),
                           handler=r.get("handler"))
         return list(eps.values())
+
+    def project(self, path: str) -> str:
+        """The nearest folder above ``path`` with a project marker (pyproject.toml,
+        package.json, go.mod...); the first folder when the root is not readable."""
+        if path in self._project:
+            return self._project[path]
+        d = posixpath.dirname(path)
+        found = None
+        if self.root is not None and self.root.is_dir():
+            cur = d
+            while True:
+                if cur in self._marker:
+                    has = self._marker[cur]
+                else:
+                    has = any((self.root / cur / m).is_file() for m in _PROJECT_MARKERS)
+                    self._marker[cur] = has
+                if has:
+                    found = cur
+                    break
+                if not cur:
+                    break
+                cur = posixpath.dirname(cur)
+        if found is None:
+            found = d.split("/", 1)[0]
+        self._project[path] = found
+        return found
 
     # -- http calls ---------------------------------------------------------------------------
     def complete(self, path: str, parts: list[tuple[str, str]], imports: dict[str, Any],
@@ -337,8 +373,17 @@ class _Linker:
             if url.dynamic:
                 self.unplaced(r, "dynamic", [])
                 continue
+            if url.host and _PUBLIC_HOST.match(url.host.split(":")[0]) and not _LOCAL_HOST.search(url.host.split(":")[0]):
+                self.unplaced(r, "external", [url.host])  # a public API, not this repository's server
+                continue
             cands = [e for e in eps if (method is None or e.method in (method, "ANY") or
                                         (method == "HEAD" and e.method == "GET")) and fits(url, e.path)]
+            if not url.known_base and self.fx.get(r["file"]) is not None and \
+                    self.fx[r["file"]].file.language in _SERVER_LANGS:
+                # Server code with a configurable base talks to other services: its own
+                # project's routes are not what a tail like `/api/config` reaches.
+                home = self.project(r["file"])
+                cands = [e for e in cands if not any(self.project(f) == home for f in e.files)]
             also: list[str] = []
             if len(cands) > 1:
                 # `/chats/config` fits `/chats/config` and `/chats/:id`: routers rank the static

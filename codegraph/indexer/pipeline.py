@@ -307,8 +307,15 @@ def apply_extractions(
     # Search chunks (BM25 immediately; vectors later in the embedding phase).
     t = time.perf_counter()
     if search is not None:
-        if removed or fresh:
-            search.delete_files(repo, removed + list(fresh))
+        if removed:
+            search.delete_files(repo, removed)
+        if fresh:
+            # Only chunks that vanished from a changed file go: an unchanged function in an
+            # edited file keeps its chunk id and content hash, hence its vector.
+            keep = {c.chunk_id for c in chunks}
+            existing = search.chunk_ids_by_file(repo)
+            gone = [cid for p in fresh for cid in existing.get(p, ()) if cid not in keep]
+            search.delete_chunks(repo, gone)
         for i in range(0, len(chunks), 2000):
             search.upsert_chunks(chunks[i:i + 2000])
             tick("search", min(i + 2000, len(chunks)), len(chunks))

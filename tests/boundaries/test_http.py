@@ -11,9 +11,9 @@ HTTP = ("EXPOSES", "CALLS_HTTP")
 def test_flask_routes_blueprints_and_requests() -> None:
     root = FIXTURES / "flask"
     assert boundary_edges(root, HTTP) == {
-        ("CALLS_HTTP", "shop.client.fetch_order", "GET /api/orders/:order_id"),  # f"{BASE}/..." with BASE a constant
-        ("CALLS_HTTP", "shop.client.ping", "GET /health"),  # session without base_url: literal tail only
-        ("CALLS_HTTP", "shop.client.put_items", "PUT /api/orders/:order_id/items"),
+        ("CALLS_HTTP", "worker.client.fetch_order", "GET /api/orders/:order_id"),  # f"{BASE}/..." with BASE a constant
+        ("CALLS_HTTP", "worker.client.ping", "GET /health"),  # session without base_url: literal tail only
+        ("CALLS_HTTP", "worker.client.put_items", "PUT /api/orders/:order_id/items"),
         ("EXPOSES", "shop.app.index", "GET /"),
         ("EXPOSES", "shop.app.login", "GET /login"),
         ("EXPOSES", "shop.app.login", "POST /login"),
@@ -22,14 +22,18 @@ def test_flask_routes_blueprints_and_requests() -> None:
         ("EXPOSES", "shop.orders.show", "GET /api/orders/:order_id"),
         ("EXPOSES", "shop.views.health", "GET /health"),  # add_url_rule(view_func=imported function)
     }
-    assert unplaced(root) == {("shop/client.py", 20, "dynamic"), ("shop/client.py", 24, "no_match")}
+    assert unplaced(root) == {
+        ("worker/client.py", 20, "dynamic"), ("worker/client.py", 24, "no_match"),
+        # The server's own code with a configurable base reaches other services, not itself.
+        ("shop/selfcall.py", 7, "no_match"),
+    }
 
 
 def test_fastapi_nested_include_router_and_httpx() -> None:
     root = FIXTURES / "fastapi"
     assert boundary_edges(root, HTTP) == {
-        ("CALLS_HTTP", "svc.client.item", "GET /api/items/:item_id"),  # AsyncClient(base_url=host) + path
-        ("CALLS_HTTP", "svc.client.patch_item", "PATCH /api/items/:item_id"),  # client.request("PATCH", ...)
+        ("CALLS_HTTP", "clients.client.item", "GET /api/items/:item_id"),  # AsyncClient(base_url=host) + path
+        ("CALLS_HTTP", "clients.client.patch_item", "PATCH /api/items/:item_id"),  # client.request("PATCH", ...)
         ("EXPOSES", "svc.main.status", "GET /status"),
         # app <- api (prefix /api) <- items.router (include prefix /items)
         ("EXPOSES", "svc.routers.items.get_item", "GET /api/items/:item_id"),
@@ -39,7 +43,10 @@ def test_fastapi_nested_include_router_and_httpx() -> None:
         # imported as `router as users_router`, own prefix /users
         ("EXPOSES", "svc.routers.users.remove_user", "DELETE /api/users/:user_id"),
     }
-    assert unplaced(root) == {("svc/client.py", 15, "no_match")}  # POST: no such method on the route
+    assert unplaced(root) == {
+        ("clients/client.py", 15, "no_match"),  # POST: no such method on the route
+        ("clients/client.py", 19, "external"),  # a public host is not this repository's server
+    }
 
 
 def test_django_urlpatterns_include_and_drf_router() -> None:

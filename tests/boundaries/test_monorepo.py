@@ -1,7 +1,8 @@
 """The monorepo fixture end to end: index_repo on the embedded stores, then impact from a
 table, a file, an endpoint and a topic. Pages are exact; the settings page (imports only
 loadPreferences from the same module as loadOrders) and the reports page (imports only
-formatMoney from the same barrel) are the negative, name-aware cases."""
+formatMoney from the same barrel) are the negative, name-aware cases; the audit page
+(a dynamic import of the module) is reached broadly."""
 
 from __future__ import annotations
 
@@ -55,13 +56,14 @@ def test_table_reaches_handlers_clients_and_pages(indexed) -> None:
         (3, "CALLS_HTTP", "apps/web/src/lib/api.loadOrders"),  # `${API_BASE}/api/orders`: literal tail
         (4, "CALLS", "apps/web/src/app/orders/[id]/page.OrderPage"),
         (4, "CALLS", "apps/web/src/screens/OrdersScreen.OrdersScreen"),
+        (4, "IMPORTS", "apps/web/src/app/audit/page.tsx"),  # a dynamic import counts broadly
         (4, "IMPORTS", "apps/web/src/lib/index.ts"),  # the barrel re-exports loadOrders/loadOrder
         (5, "CALLS", "apps/web/src/app/orders/page.OrdersPage"),
         (5, "IMPORTS", "apps/web/src/app/orders/[id]/page.tsx"),
         (5, "IMPORTS", "apps/web/src/app/orders/page.tsx"),
         (5, "IMPORTS", "apps/web/src/screens/OrdersScreen.tsx"),
     }
-    assert pages(res) == {"/orders", "/orders/:id"}  # not /settings, not /reports
+    assert pages(res) == {"/orders", "/orders/:id", "/audit"}  # not /settings, not /reports
     assert {(e.kind, e.node.qualified_name) for e in res.entry_points if e.kind != "page"} == {
         ("endpoint", "GET /api/orders"), ("endpoint", "GET /api/orders/:order_id")}
     assert {t["table"] for t in res.tables} == {"orders", "order_items"}
@@ -69,7 +71,7 @@ def test_table_reaches_handlers_clients_and_pages(indexed) -> None:
     assert ("api.db.list_orders", "api/db.py", 7) in ev
     assert ("apps/web/src/lib/api.loadOrders", "apps/web/src/lib/api.ts", 4) in ev
     assert all(c.evidence_file and c.evidence_line > 0 for c in res.callers)
-    assert [p["route"] for p in res.pages] == ["/orders/:id", "/orders"]  # nearest first
+    assert [p["route"] for p in res.pages] == ["/audit", "/orders/:id", "/orders"]  # nearest first
 
 
 def test_depth_cuts_the_walk(indexed) -> None:
@@ -83,9 +85,10 @@ def test_file_reaches_name_aware_importers(indexed) -> None:
     res = impact(graph, "file:apps/web/src/lib/api.ts")
     # Every export changes: /settings is affected now; /reports imports formatMoney from
     # the barrel, which `export *` of api.ts does not carry.
-    assert pages(res) == {"/orders", "/orders/:id", "/settings"}
+    assert pages(res) == {"/audit", "/orders", "/orders/:id", "/settings"}
     files = {c.node.qualified_name for c in res.callers if c.via == "IMPORTS"}
     assert files == {"apps/web/src/app/settings/page.tsx", "apps/web/src/lib/index.ts",
+                     "apps/web/src/app/audit/page.tsx",
                      "apps/web/src/app/orders/[id]/page.tsx", "apps/web/src/app/orders/page.tsx",
                      "apps/web/src/screens/OrdersScreen.tsx"}
 
@@ -96,8 +99,9 @@ def test_symbol_target_keeps_callers_and_lists_importers_apart(indexed) -> None:
     assert callers(res) == {(1, "CALLS", "apps/web/src/app/settings/page.SettingsPage")}
     # The barrel forwards loadPreferences too (export *), but nothing imports it from there.
     assert {c.node.qualified_name for c in res.importers} == {"apps/web/src/app/settings/page.tsx",
-                                                                "apps/web/src/lib/index.ts"}
-    assert pages(res) == {"/settings"}
+                                                                "apps/web/src/lib/index.ts",
+                                                                "apps/web/src/app/audit/page.tsx"}
+    assert pages(res) == {"/settings", "/audit"}  # importers count for pages too
 
 
 def test_endpoint_reaches_handler_clients_and_callees(indexed) -> None:
@@ -110,7 +114,7 @@ def test_endpoint_reaches_handler_clients_and_callees(indexed) -> None:
     }
     assert [c.node.qualified_name for c in res.downstream] == ["api.db.get_order"]
     assert {t["table"] for t in res.tables} == {"orders", "order_items"}
-    assert pages(res) == {"/orders/:id"}
+    assert pages(res) == {"/orders/:id", "/audit"}
 
 
 def test_topic_reaches_producers_and_consumers(indexed) -> None:

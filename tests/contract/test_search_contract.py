@@ -172,6 +172,18 @@ def test_delete_files_removes_only_those_files(index: SearchIndex, srepo: str) -
     assert index.delete_files(srepo, ["app/config.py"]) == 0
 
 
+def test_delete_chunks_removes_only_those_chunks(index: SearchIndex, srepo: str) -> None:
+    cs = corpus(srepo)
+    index.upsert_chunks(cs)
+    index.set_vectors({c.chunk_id: v for c, v in zip(cs, unit(np.random.default_rng(3), len(cs)), strict=True)})
+    gone, kept = cs[:2], cs[2:]
+    index.delete_chunks(srepo, [c.chunk_id for c in gone])
+    assert set(index.get_chunks([c.chunk_id for c in cs])) == {c.chunk_id for c in kept}
+    assert not set(ids(index.knn(unit(np.random.default_rng(4), 1)[0], 50, repo=srepo))) & {c.chunk_id for c in gone}
+    st = index.stats(srepo)
+    assert st["chunks"] == st["with_vectors"] == len(kept)
+
+
 def test_vector_kept_when_content_unchanged_dropped_when_changed(index: SearchIndex, srepo: str) -> None:
     cs = corpus(srepo)
     index.upsert_chunks(cs)

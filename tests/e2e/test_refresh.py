@@ -206,3 +206,26 @@ def test_search_chunks_follow_the_files(tree: Path, tmp_path: Path) -> None:
     assert search.bm25("dedent", 5, "r") == [] or all(
         "textwrap" not in cid for cid, _ in search.bm25("dedent", 5, "r"))
     state.close()
+
+
+def test_editing_one_function_keeps_the_other_vectors(tmp_path: Path) -> None:
+    import numpy as np
+
+    root = tmp_path / "src"
+    root.mkdir()
+    (root / "m.py").write_text("def alpha():\n    return 1\n\n\ndef beta():\n    return 2\n")
+    graph = EmbeddedGraphStore(tmp_path / "g.db")
+    search = EmbeddedSearchIndex(tmp_path / "s.db")
+    state = StateStore(tmp_path / "st.db")
+    index_repo(root, "r", graph, search, state, workers=1)
+    ids = search.chunk_ids_by_file("r")["m.py"]
+    search.set_vectors({cid: np.ones(384, dtype=np.float32) for cid in ids})
+    (root / "m.py").write_text("def alpha():\n    return 1\n\n\ndef beta():\n    return 3\n\n\ndef gamma():\n    pass\n")
+    index_repo(root, "r", graph, search, state, workers=1)
+    missing = {c.qualified_name for c in search.chunks_missing_vectors("r")}
+    assert "m.alpha" not in missing and {"m.beta", "m.gamma"} <= missing
+    (root / "m.py").write_text("def alpha():\n    return 1\n")
+    index_repo(root, "r", graph, search, state, workers=1)
+    assert {c.qualified_name for c in search.get_chunks(search.chunk_ids_by_file("r")["m.py"]).values()
+            if c.qualified_name} == {"m.alpha"}
+    state.close()

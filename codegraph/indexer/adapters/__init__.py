@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from tree_sitter import Node as TSNode
@@ -67,7 +67,8 @@ class FileCtx:
 
     @cached_property
     def calls(self) -> list[sx.Call]:
-        return list(sx.calls(self.language, self.root))
+        """The calls any adapter looks at (by last name, see ``call_name_re``)."""
+        return list(sx.calls(self.language, self.root, call_name_re()))
 
     @cached_property
     def annotated(self) -> list[sx.Annotated]:
@@ -122,14 +123,31 @@ class FileCtx:
         return {"type": rtype, "file": self.path, "line": line, **fields}
 
 
+@cache
+def call_name_re() -> str:
+    """One regex over the call names every adapter declares (``CALL_NAMES``, and
+    ``CALL_PREFIXES`` for open-ended families such as Spring Data ``findBy...``)."""
+    from codegraph.indexer.adapters import http_client, http_server, kafka, orm, sql_tables
+
+    names: set[str] = set()
+    prefixes: set[str] = set()
+    for mod in (http_server, http_client, kafka, orm, sql_tables):
+        names |= set(getattr(mod, "CALL_NAMES", ()))
+        prefixes |= set(getattr(mod, "CALL_PREFIXES", ()))
+    alt = "|".join(sorted(re.escape(n) for n in names))
+    pre = "|".join(sorted(re.escape(p) for p in prefixes))
+    return f"^(?:{alt})$" + (f"|^(?:{pre})" if pre else "")
+
+
 def _adapters() -> list[Callable[[FileCtx], list[Record]]]:
     from codegraph.indexer.adapters import http_client, http_server, kafka, orm, sql_tables
 
     return [http_server.extract, http_client.extract, kafka.extract, orm.extract, sql_tables.extract]
 
 
-_EXPORTED_CONST = re.compile(rb"export\s+const\s+\w+\s*(?::\s*\w+\s*)?=\s*[`'\"]")
-_PY_CONST = re.compile(rb"(?m)^[A-Z_][A-Z0-9_]*\s*(?::\s*\w+\s*)?=\s*[fFrRuU]?['\"]")
+# A constant whose value starts like a URL or a path, or is empty ('' as a base URL).
+_EXPORTED_CONST = re.compile(rb"export\s+const\s+\w+\s*(?::\s*\w+\s*)?=\s*(?:`\$\{|[`'\"](?:https?://|/|[`'\"]))")
+_PY_CONST = re.compile(rb"(?m)^[A-Z_][A-Z0-9_]*\s*(?::\s*\w+\s*)?=\s*[fFrRuU]?['\"](?:https?://|/|\{|['\"])")
 _CONST_EXPORT_QUERY = {
     "javascript": "(program (export_statement (lexical_declaration (variable_declarator "
                   "name: (identifier) @n value: [(string) (template_string)] @v))))",
@@ -144,11 +162,12 @@ def const_records(ctx: FileCtx) -> list[Record]:
     URL built from an imported base can be completed at link time."""
     lang = ctx.language
     if lang in sx.JS_LANGS:
-        if not _EXPORTED_CONST.search(ctx.source):
+        if b"export const" not in ctx.source or not _EXPORTED_CONST.search(ctx.source):
             return []
         q = _CONST_EXPORT_QUERY["javascript"]
     elif lang == "python":
-        if not _PY_CONST.search(ctx.source):
+        if not ctx.has(b"= '/", b'= "/', b"= 'http", b'= "http', b"= ''", b'= ""', b"= f'", b'= f"') \
+                or not _PY_CONST.search(ctx.source):
             return []
         q = _CONST_EXPORT_QUERY["python"]
     else:

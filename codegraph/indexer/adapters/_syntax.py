@@ -213,12 +213,38 @@ def as_call(language: str, node: TSNode) -> Call | None:
     return Call(node, callee, method, receiver, receiver_node, args, kwargs, line(node), is_new)
 
 
-def calls(language: str, root: TSNode) -> Iterator[Call]:
-    """Every call in the tree, outermost first within a statement (document order)."""
-    q = _CALL_QUERY.get(language)
-    if q is None:
+# Calls whose (last) name matches a regex, filtered in C by the query engine: building a
+# Python view of every call of a large file costs more than parsing it.
+_NAMED_CALL_QUERY = {
+    "python": '((call function: [(identifier) @f (attribute attribute: (identifier) @f)]) @c (#match? @f "{re}"))',
+    "javascript": '((call_expression function: [(identifier) @f (member_expression property: (property_identifier) @f)])'
+                  ' @c (#match? @f "{re}")) ((new_expression constructor: [(identifier) @f (member_expression'
+                  ' property: (property_identifier) @f)]) @c (#match? @f "{re}"))',
+    "java": '((method_invocation name: (identifier) @f) @c (#match? @f "{re}")) ((object_creation_expression type:'
+            ' [(type_identifier) @f (generic_type (type_identifier) @f) (scoped_type_identifier (type_identifier) @f)])'
+            ' @c (#match? @f "{re}"))',
+    "go": '((call_expression function: [(identifier) @f (selector_expression field: (field_identifier) @f)]) @c'
+          ' (#match? @f "{re}"))',
+    "kotlin": '((call_expression [(simple_identifier) @f (navigation_expression (navigation_suffix (simple_identifier)'
+              ' @f))]) @c (#match? @f "{re}"))',
+}
+_NAMED_CALL_QUERY["typescript"] = _NAMED_CALL_QUERY["tsx"] = _NAMED_CALL_QUERY["javascript"]
+
+
+def calls(language: str, root: TSNode, name_re: str | None = None) -> Iterator[Call]:
+    """Every call in the tree (document order); with ``name_re``, only calls whose
+    function's last name matches it (``axios.get`` -> ``get``; ``new X()`` -> ``X``)."""
+    # The regex sits in a query string literal: its backslashes and quotes need escaping there.
+    quoted = name_re.replace("\\", "\\\\").replace('"', '\\"') if name_re else ""
+    q = _NAMED_CALL_QUERY.get(language, "").replace("{re}", quoted) if name_re else _CALL_QUERY.get(language)
+    if not q:
         return
+    seen: set[int] = set()
     for n in captures(language, q, root):
+        if n.type in ("identifier", "property_identifier", "field_identifier", "simple_identifier",
+                      "type_identifier") or n.id in seen:
+            continue
+        seen.add(n.id)
         c = as_call(language, n)
         if c is not None:
             yield c

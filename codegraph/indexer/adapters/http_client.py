@@ -204,7 +204,7 @@ _PY_SESSION_CTORS = {"requests.Session": "requests", "requests.session": "reques
 
 
 def _python(ctx: Any) -> list[dict[str, Any]]:
-    if not ctx.has(b"requests", b"httpx", b"aiohttp"):
+    if not ctx.has(b"import requests", b"from requests", b"httpx", b"aiohttp"):
         return []
     out: list[dict[str, Any]] = []
     sessions: dict[str, tuple[str, sx.Parts | None]] = {}
@@ -328,3 +328,10 @@ def _go(ctx: Any) -> list[dict[str, Any]]:
             if parts is not None and (recv == "http" or _looks_like_path(parts)):
                 out.append(_rec(ctx, c.line, _GO_FUNCS[method], parts, "net/http"))
     return out
+
+
+CALL_NAMES = frozenset({
+    "fetch", "$fetch", "ofetch", "useFetch", "useLazyFetch", "axios", "request", "create", *_VERBS,
+    "Session", "session", "Client", "AsyncClient", "ClientSession", *_REST_TEMPLATE, "uri",
+    "NewRequest", "NewRequestWithContext", *_GO_FUNCS,
+})

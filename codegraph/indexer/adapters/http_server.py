@@ -129,9 +129,15 @@ def _py_router_prefixes(ctx: Any) -> tuple[dict[str, str], set[str]]:
     return prefixes, routers
 
 
+# A route decorator, a urlconf or a router mount somewhere in the file.
+_PY_TRIGGER = re.compile(rb"@[\w.]+\.(?:route|get|post|put|patch|delete|head|options|api_route)\(|urlpatterns|"
+                         rb"include_router|register_blueprint|add_url_rule")
+
+
 def _python(ctx: Any) -> list[dict[str, Any]]:
-    if not ctx.has(b"route", b".get(", b".post(", b".put(", b".delete(", b".patch(", b"urlpatterns",
-                   b"include_router", b"register_blueprint", b"add_url_rule", b".register("):
+    if not ctx.has(b"route", b"get(", b"post(", b"put(", b"delete(", b"patch(", b"head(", b"options(",
+                   b"urlpatterns", b"include_router", b"register_blueprint", b"add_url_rule") \
+            or not _PY_TRIGGER.search(ctx.source):
         return []
     fw = _py_framework(ctx)
     out: list[dict[str, Any]] = []
@@ -566,3 +572,11 @@ def _go(ctx: Any) -> list[dict[str, Any]]:
             out.append(ctx.record("endpoint", c.line, method=m, path=normalize_template(full), framework=fw,
                                   at=c.line, router=c.receiver or None, **_handler(ctx, handler_node)))
     return out
+
+
+# Call names this module reads through ``ctx.calls`` (see adapters.call_name_re).
+CALL_NAMES = frozenset({
+    "APIRouter", "Blueprint", "Flask", "FastAPI", "add_url_rule", "include_router", "register_blueprint", "path",
+    "re_path", "url", "register", "setGlobalPrefix", "use", "route", "Router", *_JS_ROUTER_CTORS, *_JS_VERBS,
+    "Group", "PathPrefix", "HandleFunc", "Handle", "Method", "MethodFunc", "Mount", *_GO_UPPER, *_GO_CHI,
+})

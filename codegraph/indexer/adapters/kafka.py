@@ -133,3 +133,9 @@ def _go(ctx: Any) -> list[dict[str, Any]]:
             for topic in ctx.literals(c.args[1]):
                 out.append(_rec(ctx, c.line, topic, "consume", "sarama"))
     return out
+
+
+CALL_NAMES = frozenset({
+    *_PY_PRODUCE, "KafkaConsumer", "AIOKafkaConsumer", "subscribe", "send", "sendBatch", "ProducerRecord",
+    "ConsumePartition", "Consume",
+})

@@ -69,6 +69,10 @@ def _use(ctx: Any, line: int, model: str, access: str, via: str, at: int | None 
     return ctx.record("table_access", line, **fields)
 
 
+def _optional(name: str) -> dict[str, Any]:
+    return {} if name[:1].isupper() else {"optional": True}
+
+
 def _table(ctx: Any, line: int, table: str, access: str, via: str) -> dict[str, Any]:
     schema, _, name = table.rpartition(".")
     rec = {"table": name.lower(), "access": access, "via": via, "at": line}
@@ -106,8 +110,14 @@ def _chain_methods(language: str, node: TSNode) -> tuple[list[str], int]:
     return names, sx.line(top)
 
 
+# knex("t") / db("t"), or .table/.from/.into/.query with one bare-name literal argument.
+_LITERAL_TRIGGER = re.compile(rb"\b(?:knex|db|trx|tx)\(\s*['\"`]|\.\s*(?:table|Table|from_?|into|query)\(\s*"
+                              rb"['\"`][A-Za-z_][\w.$]*['\"`]\s*\)")
+
+
 def _literal_tables(ctx: Any) -> list[dict[str, Any]]:
-    if not ctx.has(b"table(", b"Table(", b"from(", b"from_(", b"into(", b"query(", b"knex", b"db("):
+    if not ctx.has(b"table(", b"Table(", b"from(", b"from_(", b"into(", b"query(", b"knex(", b"db(", b"trx(", b"tx(") \
+            or not _LITERAL_TRIGGER.search(ctx.source):
         return []
     out: list[dict[str, Any]] = []
     for c in ctx.calls:
@@ -160,8 +170,8 @@ def _django_app(path: str) -> str:
 
 
 def _python(ctx: Any) -> list[dict[str, Any]]:
-    if not ctx.has(b"__tablename__", b"Table(", b"Model", b".objects", b"query(", b"select(", b"insert(", b"update(",
-                   b"delete(", b".add("):
+    if not ctx.has(b"sqlalchemy", b"django", b"__tablename__", b"sqlmodel", b"session.query(", b"session.add(",
+                   b".objects.", b".query."):
         return []
     out: list[dict[str, Any]] = []
     django = ctx.has(b"django")
@@ -202,7 +212,8 @@ def _python(ctx: Any) -> list[dict[str, Any]]:
                 continue
             out.append(_use(ctx, c.line, m.group(1), "read", "flask-sqlalchemy"))
             continue
-        if c.method in ("Table",) and c.args:
+        if (c.method == "Table" or (c.method == "table" and c.receiver in ("", "sa", "sqlalchemy"))) and c.args:
+            # Table("t", metadata, ...) and the lightweight sa.table("t", column(...)) of migrations
             table = ctx.literal(c.args[0])
             name = sx.assigned_name(ctx.language, c.node)
             if table and name:
@@ -215,10 +226,14 @@ def _python(ctx: Any) -> list[dict[str, Any]]:
         elif c.callee in ("select", "sa.select", "sqlalchemy.select") and c.args:
             for a in c.args:
                 if a.type == "identifier":
-                    out.append(_use(ctx, c.line, sx.text(a), "read", "sqlalchemy"))
+                    # A lower-case name may be a column or a subquery: linked only if it is a
+                    # known Table variable, never counted as an unknown model.
+                    name = sx.text(a)
+                    out.append(_use(ctx, c.line, name, "read", "sqlalchemy", **_optional(name)))
         elif c.callee in ("insert", "update", "delete", "sa.insert", "sa.update", "sa.delete") and c.args:
             if c.args[0].type == "identifier":
-                out.append(_use(ctx, c.line, sx.text(c.args[0]), "write", "sqlalchemy"))
+                name = sx.text(c.args[0])
+                out.append(_use(ctx, c.line, name, "write", "sqlalchemy", **_optional(name)))
         elif c.method in ("add", "add_all", "merge") and c.receiver.endswith("session") and c.args:
             a0 = c.args[0]
             if a0.type == "call":
@@ -339,3 +354,15 @@ def _javascript(ctx: Any) -> list[dict[str, Any]]:
             out.append(_use(ctx, c.line, c.receiver, "write" if method in _SEQ_WRITE else "read", "orm-static",
                         optional=True))
     return out
+
+
+_FLASK_QUERY = {"filter", "filter_by", "all", "first", "get", "one", "one_or_none", "order_by", "count", "paginate",
+                "limit", "offset", "join", "options", "get_or_404", "first_or_404", "scalar", "distinct", "group_by",
+                "with_entities", "delete", "update"}
+CALL_NAMES = frozenset({
+    "knex", "db", "trx", "tx", "table", "Table", "from", "from_", "into", "query", *_DJANGO_READ, *_DJANGO_WRITE,
+    *_FLASK_QUERY, "select", "insert", "update", "delete", "add", "add_all", "merge", "get", *_PRISMA_READ,
+    *_PRISMA_WRITE, "init", "define", "getRepository", *_TYPEORM_READ, *_SEQ_READ, *_SEQ_WRITE,
+})
+# Spring Data repository methods are open-ended (findByCustomerEmail...).
+CALL_PREFIXES = frozenset({*_READ_PREFIX, *_WRITE_PREFIX})

@@ -21,9 +21,25 @@ from tree_sitter import Node as TSNode
 
 from codegraph.indexer.adapters import _syntax as sx
 
-_TRIGGER = re.compile(
-    rb"(?i)\bselect\b[\s\S]{1,4000}?\bfrom\b|\binsert\s+(?:or\s+\w+\s+)?into\b|\bupdate\s+\S+\s+set\b|"
-    rb"\bdelete\s+from\b|\bmerge\s+into\b|\breplace\s+into\b|\btruncate\s+(?:table\s+)?\w")
+# Parse trigger, tried only where a keyword occurs (lower-cased source): a statement shape
+# within one string-ish stretch (no quote in between).
+_KEYWORDS = (b"select", b"insert", b"update", b"delete", b"merge", b"replace", b"truncate")
+_TRIGGER_AT = re.compile(
+    rb"select\b[^;\"'`]{1,2000}?\bfrom\b|insert\s+(?:or\s+\w+\s+)?into\b|update\s+\S+\s+set\b|delete\s+from\b|"
+    rb"merge\s+into\b|replace\s+into\b|truncate\s+(?:table\s+)?\w")
+
+
+def has_sql(lower: bytes) -> bool:
+    """Whether lower-cased source text holds something shaped like a DML statement."""
+    for kw in _KEYWORDS:
+        i = lower.find(kw)
+        while i >= 0:
+            if (i == 0 or not (lower[i - 1:i].isalnum() or lower[i - 1:i] == b"_")) and _TRIGGER_AT.match(lower, i):
+                return True
+            i = lower.find(kw, i + 1)
+    return False
+
+
 _SQL_START = re.compile(
     r"^\s*\(?\s*(select\s[\s\S]*?\sfrom\s|insert\s+(or\s+\w+\s+)?into\s|update\s+\S+\s+set\s|delete\s+from\s|"
     r"merge\s+into\s|replace\s+into\s|truncate\s|with\s+(recursive\s+)?\w+(\s*\([^)]*\))?\s+as\s*\()", re.I)
@@ -105,7 +121,7 @@ def tables_of(sql: str) -> list[tuple[str, str, str]]:
 
 
 def extract(ctx: Any) -> list[dict[str, Any]]:
-    if not _TRIGGER.search(ctx.source):
+    if not has_sql(ctx.lower):
         return []
     q = _string_query(ctx.language)
     if not q:
@@ -117,6 +133,8 @@ def extract(ctx: Any) -> list[dict[str, Any]]:
         if top.id in seen:
             continue
         seen.add(top.id)
+        if not has_sql((top.text or b"").lower()):
+            continue  # most strings of a file are not SQL: skip them before building pieces
         parts = ctx.parts(top)
         if not parts:
             continue

@@ -354,6 +354,25 @@ class ClassBasedExtractor:
             return [], st
         return [(q, "receiver_type") for q, _ in self.type_candidates(st)], st
 
+    def name_receiver(self, name: str) -> tuple[list[tuple[str, str]] | None, str]:
+        """A receiver written as a bare name: a visible local / param / field (by its
+        type), else a capitalised name is a class (static member), else unknown."""
+        vt = self.stack.lookup(name)
+        if vt is None:
+            if name[:1].isupper():
+                return self.type_candidates(name), name
+            return None, name
+        return self.typed(vt)
+
+    def field_receiver(self, owners: list[tuple[str, str]] | None, fname: str) -> tuple[list[tuple[str, str]] | None, str]:
+        """A receiver ``x.fname`` where ``x`` has the owner candidates ``owners``: typed
+        by the first owner that declares the field, else unknown."""
+        for q, _ in owners or []:
+            ft = self.field_types.get(q, {}).get(fname)
+            if ft is not None:
+                return self.typed(ft)
+        return None, fname
+
     def super_owners(self, cls: str) -> list[tuple[str, str]]:
         """``super.m()``: the member on the resolved bases of ``cls`` (not on ``cls``)."""
         return [(f"{SUPER_OF}{cls}", "self")] if cls else []
@@ -365,6 +384,13 @@ class ClassBasedExtractor:
             cands.append({"owner": self.static_imports[member], "member": member, "how": "import"})
         cands.extend({"owner": w, "member": member, "how": "import"} for w in self.static_wild)
         return cands
+
+    def emit_implicit_call(self, n: TSNode, sc: Scope, member: str, nargs: int | None) -> None:
+        """An unqualified call ``member(...)``: members of the enclosing classes and static
+        imports, then the name fallback restricted to ``call_name_kinds``."""
+        extra: dict[str, Any] = {} if nargs is None else {"arity": nargs}
+        self.b.ref("CALLS", sc, member, n, self.implicit_owners(member), name=member,
+                   name_kinds=self.call_name_kinds, **extra)
 
     def emit_call(
         self, n: TSNode, sc: Scope, recv_text: str, owners: list[tuple[str, str]] | None, tname: str,
@@ -381,17 +407,33 @@ class ClassBasedExtractor:
         else:
             self.b.ref("CALLS", sc, f"{tname}.{member}", n, member_candidates(owners, member) + tail, **extra)
 
-    def emit_ctor(self, n: TSNode, sc: Scope, type_text: str, nargs: int | None) -> None:
-        """``new T(...)``: CALLS the class, and optionally its constructor (no stub when
-        the class declares none)."""
+    def emit_ctor(self, n: TSNode, sc: Scope, type_text: str, nargs: int | None,
+                  name_kinds: list[str] | None = None) -> None:
+        """``new T(...)``: CALLS the class (name fallback to ``name_kinds``, default
+        classes), and optionally its constructor (no stub when the class declares none)."""
         st = strip_type(type_text)
         if not st or self.stack.is_type_param(st):
             return
         cands = self.type_candidates(st)
-        self.b.ref("CALLS", sc, st, n, qn_candidates(cands), name=st.rsplit(".", 1)[-1], name_kinds=["class"])
+        self.b.ref("CALLS", sc, st, n, qn_candidates(cands), name=st.rsplit(".", 1)[-1],
+                   name_kinds=name_kinds if name_kinds is not None else ["class"])
         extra: dict[str, Any] = {} if nargs is None else {"arity": nargs}
         self.b.ref("CALLS", sc, f"{st}.{self.init_name}", n, member_candidates(cands, self.init_name),
                    optional=True, **extra)
+
+    def ctor_ref(self, n: TSNode, sc: Scope, owners: list[tuple[str, str]], target: str, nargs: int) -> None:
+        """CALLS a constructor of ``owners``; optional: a class may declare none."""
+        self.b.ref("CALLS", sc, target, n, member_candidates(owners, self.init_name), optional=True, arity=nargs)
+
+    def emit_ctor_delegation(self, n: TSNode, sc: Scope, to_super: bool, nargs: int) -> None:
+        """``this(...)`` / ``super(...)`` (C# ``: base(...)``) heading a constructor of
+        ``sc.cls``: the class's own constructor, or one of its superclass."""
+        if to_super:
+            owners = self.super_owners(sc.cls)
+            target = f"{strip_type(self.supers.get(sc.cls, 'super'))}.{self.init_name}"
+        else:
+            owners, target = [(sc.cls, "self")], f"{sc.cls.rsplit('.', 1)[-1]}.{self.init_name}"
+        self.ctor_ref(n, sc, owners, target, nargs)
 
     def type_ref(self, rtype: str, scope: Scope, t: str, node: TSNode, skip_self: bool = True) -> None:
         """EXTENDS / IMPLEMENTS from ``scope`` (a class) to the written type."""

@@ -33,9 +33,21 @@ from typing import Any
 
 from tree_sitter import Node as TSNode
 
-from codegraph.core.models import FileRecord, SymbolRecord
+from codegraph.core.models import SymbolRecord
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages import language_for
+from codegraph.indexer.languages._common import (
+    Event,
+    define_sweep,
+    document_order,
+    file_record,
+    head_signature,
+    keep_once,
+    norm,
+    path_module_symbol,
+    ref_extra,
+    reference_sweep,
+)
 from codegraph.indexer.records import FileExtraction, Reference
 
 CPP_MARKERS = re.compile(
@@ -105,10 +117,6 @@ class _Scope:
     locals: dict[str, TSNode | None] = field(default_factory=dict)  # var -> type node
 
 
-def _norm(s: str) -> str:
-    return " ".join(s.split())
-
-
 class _Extractor:
     def __init__(self, repo: str, path: str, source: bytes) -> None:
         self.repo, self.path = repo, path
@@ -149,23 +157,14 @@ class _Extractor:
     # -- symbols -------------------------------------------------------------------
     def _symbol(self, node: TSNode, kind: str, qn: str, name: str, params: str, parent: str | None,
                 visibility: str, head_end: int | None = None) -> SymbolRecord:
-        body = node.child_by_field_name("body")
-        end = head_end if head_end is not None else (body.start_byte if body is not None else node.end_byte)
-        sig = _norm(self.src[node.start_byte:end].decode("utf-8", "replace"))[:300]
-        sh = ts.signature_hash(kind, qn, params)
-        seen = self.seen.get((qn, sh))
-        if seen is not None:
-            return seen  # the same definition in another #if branch: one symbol
         s = SymbolRecord(
-            repo=self.repo, qualified_name=qn, signature_hash=sh, name=name,
+            repo=self.repo, qualified_name=qn, signature_hash=ts.signature_hash(kind, qn, params), name=name,
             kind=kind, language=self.lang, language_kind=node.type, file=self.path, line=ts.line(node),
             end_line=ts.end_line(node), visibility=visibility,
             content_hash=ts.content_hash(self.src[node.start_byte:node.end_byte]),
-            signature=sig, docstring=self._doc(node), parent=parent,
+            signature=head_signature(self.src, node, head_end), docstring=self._doc(node), parent=parent,
         )
-        self.seen[(qn, sh)] = s
-        self.symbols.append(s)
-        return s
+        return keep_once(self.seen, self.symbols, s)  # the same definition in another #if branch: one symbol
 
     def _doc(self, node: TSNode) -> str:
         """Comments on the lines right above ``node`` (or its `template <...>` line).
@@ -197,7 +196,7 @@ class _Extractor:
                               "variadic_parameter_declaration"):
                 continue
             quals = [ts.text(c) for c in p.named_children if c.type == "type_qualifier"]
-            t = _norm(ts.text(p.child_by_field_name("type")))
+            t = norm(ts.text(p.child_by_field_name("type")))
             out.append(" ".join(quals + [t]) + self._declarator_shape(p.child_by_field_name("declarator")))
         tail = ""
         if fdecl is not None:
@@ -232,59 +231,29 @@ class _Extractor:
         tree, grammar = self._parse()
         self.lang = grammar
         root = tree.root_node
-        had_error, status, msgs = ts.coverage(root)
-        fr = FileRecord(
-            repo=self.repo, path=self.path, language=grammar, content_hash=ts.content_hash(self.src),
-            had_error=had_error, coverage_status=status, is_test=_is_test_path(self.path),
-            size_bytes=len(self.src), line_count=root.end_point[0] + 1,
-        )
-        fsym = SymbolRecord(
-            repo=self.repo, qualified_name=self.path, signature_hash=ts.signature_hash("module", self.path, ""),
-            name=posixpath.basename(self.path), kind="module", language=grammar, language_kind="translation_unit",
-            file=self.path, line=1, end_line=root.end_point[0] + 1, visibility="public",
-            content_hash=fr.content_hash,
-        )
+        fr, msgs = file_record(self.repo, self.path, grammar, self.src, root, _is_test_path(self.path))
+        fsym = path_module_symbol(fr, "translation_unit", root)
         self.symbols.append(fsym)
         caps = ts.captures(grammar, "tags", root)
         self.comments = list(caps.pop("comment", ()))
         self.comment_starts = [c.start_byte for c in self.comments]
-        # document order, outer before inner; the running index keeps nodes out of comparisons
-        events = [(n.start_byte, -n.end_byte, i, name, n) for name, nodes in caps.items() for i, n in enumerate(nodes)]
-        events.sort()
+        events = document_order(caps)
         file_scope = _Scope(len(self.src) + 1, "file", (), self.path, fsym.signature_hash)
         self._prescan(events)
-        stack = [file_scope]
-        for start, _, _, cap, node in events:
-            while stack[-1].end <= start:
-                stack.pop()
-            sc = stack[-1]
-            if cap.startswith("def."):
-                new = self._define(cap, node, sc)
-                if new is not None:
-                    self.scope_of[node.id] = new
-                    stack.append(new)
-        stack = [file_scope]
-        for start, _, _, cap, node in events:
-            while stack[-1].end <= start:
-                stack.pop()
-            sc = stack[-1]
-            opened = self.scope_of.get(node.id)
-            if opened is not None:
-                stack.append(opened)
-                if opened.kind == "class":
-                    self._bases(node, opened, sc)
-                continue
-            if cap == "call":
-                self._call(node, sc)
-            elif cap == "new":
-                self._new(node, sc)
-            elif cap == "decl":
-                self._declaration(node, sc)
-            elif cap == "param":
-                self._param(node, sc)
+        define_sweep(events, file_scope, self.scope_of, self._define_event)
+        reference_sweep(events, file_scope, self.scope_of, self._opened, {
+            "call": self._call, "new": self._new, "decl": self._declaration, "param": self._param,
+        })
         return FileExtraction(file=fr, symbols=self.symbols, references=self.refs, errors=msgs)
 
-    def _prescan(self, events: list[tuple[int, int, int, str, TSNode]]) -> None:
+    def _define_event(self, cap: str, node: TSNode, sc: _Scope) -> _Scope | None:
+        return self._define(cap, node, sc) if cap.startswith("def.") else None
+
+    def _opened(self, node: TSNode, opened: _Scope, outer: _Scope) -> None:
+        if opened.kind == "class":
+            self._bases(node, opened, outer)
+
+    def _prescan(self, events: list[Event]) -> None:
         """Includes, `using` directives and aliases, before any name is resolved."""
         for _, _, _, cap, node in events:
             if cap == "include":
@@ -327,7 +296,7 @@ class _Extractor:
         if n is None:
             return
         name = ts.text(n)
-        params = _norm(ts.text(node.child_by_field_name("parameters")))
+        params = norm(ts.text(node.child_by_field_name("parameters")))
         qn = name if self.is_header else self._file_private(name)
         self._symbol(node, "function", qn, name, params, self.path, "public" if self.is_header else "private",
                      head_end=node.child_by_field_name("parameters").end_byte
@@ -393,7 +362,7 @@ class _Extractor:
             return None  # a local function-like declaration the grammar mistook
         if name in TEST_MACROS and params is not None and owner_segs == ():
             # gtest TEST(Suite, Name) { ... }: a test function named Suite.Name
-            parts = [_norm(ts.text(p)) for p in params.named_children]
+            parts = [norm(ts.text(p)) for p in params.named_children]
             tname = ".".join(parts) if parts else name
             qn = self._file_private(tname)
             s = self._symbol(node, "function", qn, tname, name, self.path, "private")
@@ -433,7 +402,7 @@ class _Extractor:
         if t in ("identifier", "field_identifier"):
             return ts.text(dn), ()
         if t in ("destructor_name", "operator_name", "operator_cast"):
-            return _norm(ts.text(dn)), ()
+            return norm(ts.text(dn)), ()
         if t == "template_function":
             n = dn.child_by_field_name("name")
             return (ts.text(n) if n is not None else ""), ()
@@ -631,13 +600,7 @@ class _Extractor:
     # -- references ----------------------------------------------------------------
     def _ref(self, rtype: str, sc: _Scope, target: str, node: TSNode, cands: list[dict[str, Any]], *,
              name: str | None = None, name_kinds: list[str] | None = None, optional: bool = False) -> None:
-        ex: dict[str, Any] = {"candidates": cands}
-        if name:
-            ex["name"] = name
-            if name_kinds:
-                ex["name_kinds"] = name_kinds
-        if optional:
-            ex["optional"] = True
+        ex = ref_extra(cands, name, name_kinds, optional, {})
         if rtype == "CALLS" and self.lang == "cpp":
             n = _call_arity(node)
             if n is not None:

@@ -12,8 +12,6 @@ structs' IMPLEMENTS. See docs/languages/csharp.md.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tree_sitter import Node as TSNode
 
 from codegraph.indexer import treesitter as ts
@@ -24,7 +22,6 @@ from codegraph.indexer.languages._jvm_like import (
     Scope,
     arity,
     items,
-    member_candidates,
     strip_type,
 )
 from codegraph.indexer.records import FileExtraction
@@ -264,8 +261,8 @@ class _CSharp(ClassBasedExtractor):
                 bt = base.named_children[0] if base.named_children else base
                 args = next((c for c in base.named_children if c.type == "argument_list"), None)
                 self._base(scope, n, bt, i)
-                self._ctor_ref(base, scope, self.super_owners(scope.qn), f"{strip_type(ts.text(bt))}.{self.init_name}",
-                               arity(args))
+                self.ctor_ref(base, scope, self.super_owners(scope.qn), f"{strip_type(ts.text(bt))}.{self.init_name}",
+                              arity(args))
             elif "comment" not in base.type:
                 self._base(scope, n, base, i)
 
@@ -372,30 +369,19 @@ class _CSharp(ClassBasedExtractor):
         if t == "base":
             return self.super_owners(sc.cls), strip_type(self.supers.get(sc.cls, "base"))
         if t == "identifier":
-            name = ts.text(obj)
-            vt = self.stack.lookup(name)
-            if vt is None:
-                if name[:1].isupper():
-                    return self.type_candidates(name), name
-                return None, name
-            return self.typed(vt)
+            return self.name_receiver(ts.text(obj))
         if t == "member_access_expression":
             inner = obj.child_by_field_name("expression")
             fname = _member_name(obj.child_by_field_name("name"))
             if inner is not None and inner.type == "this":
-                ft = self.field_types.get(sc.cls, {}).get(fname)
-                return self.typed(ft) if ft is not None else (None, fname)
+                return self.field_receiver([(sc.cls, "self")], fname)
             dotted = _dotted(obj)
             head = dotted.split(".", 1)[0]
             if all(c.type in ("identifier", "member_access_expression") for c in obj.named_children) and \
                     self.stack.lookup(head) is None and head[:1].isupper():
                 return self.type_candidates(dotted), dotted
             if inner is not None:
-                owners, _ = self._receiver(inner, sc)
-                for q, _ in owners or []:
-                    ft = self.field_types.get(q, {}).get(fname)
-                    if ft is not None:
-                        return self.typed(ft)
+                return self.field_receiver(self._receiver(inner, sc)[0], fname)
             return None, fname
         if t == "object_creation_expression":
             return self.typed(ts.text(obj.child_by_field_name("type")))
@@ -414,14 +400,12 @@ class _CSharp(ClassBasedExtractor):
         nargs = arity(n.child_by_field_name("arguments"))
         if fn is None:
             return
-        extra: dict[str, Any] = {"arity": nargs}
         if fn.type in ("identifier", "generic_name"):
             member = _member_name(fn)
             local = self.stack.lookup(member)
             if local is not None or member == "nameof":  # a delegate / lambda / local function; an operator
                 return
-            self.b.ref("CALLS", sc, member, n, self.implicit_owners(member), name=member,
-                       name_kinds=self.call_name_kinds, **extra)
+            self.emit_implicit_call(n, sc, member, nargs)
             return
         if fn.type == "member_access_expression":
             obj = fn.child_by_field_name("expression")
@@ -456,15 +440,7 @@ class _CSharp(ClassBasedExtractor):
         if not sc.cls:
             return
         args = next((c for c in n.named_children if c.type == "argument_list"), None)
-        if any(c.type == "base" for c in n.children):
-            owners = self.super_owners(sc.cls)
-            target = f"{strip_type(self.supers.get(sc.cls, 'super'))}.{self.init_name}"
-        else:
-            owners, target = [(sc.cls, "self")], f"{sc.cls.rsplit('.', 1)[-1]}.{self.init_name}"
-        self._ctor_ref(n, sc, owners, target, arity(args))
-
-    def _ctor_ref(self, n: TSNode, sc: Scope, owners: list[tuple[str, str]], target: str, nargs: int) -> None:
-        self.b.ref("CALLS", sc, target, n, member_candidates(owners, self.init_name), optional=True, arity=nargs)
+        self.emit_ctor_delegation(n, sc, any(c.type == "base" for c in n.children), arity(args))
 
 
 def extract(repo: str, path: str, source: bytes) -> FileExtraction:

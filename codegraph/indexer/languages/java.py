@@ -9,8 +9,6 @@ symbol is named by its path and owns nothing but imports. See docs/languages/jav
 
 from __future__ import annotations
 
-from typing import Any
-
 from tree_sitter import Node as TSNode
 
 from codegraph.indexer import treesitter as ts
@@ -20,7 +18,6 @@ from codegraph.indexer.languages._jvm_like import (
     Scope,
     arity,
     items,
-    member_candidates,
     strip_type,
 )
 from codegraph.indexer.records import FileExtraction
@@ -266,30 +263,19 @@ class _Java(ClassBasedExtractor):
         if t == "super":
             return self.super_owners(sc.cls), strip_type(self.supers.get(sc.cls, "super"))
         if t == "identifier":
-            name = ts.text(obj)
-            vt = self.stack.lookup(name)
-            if vt is None:
-                if name[:1].isupper():  # a class: static member
-                    return self.type_candidates(name), name
-                return None, name
-            return self.typed(vt)
+            return self.name_receiver(ts.text(obj))
         if t == "field_access":
             inner = obj.child_by_field_name("object")
             fname = ts.text(obj.child_by_field_name("field"))
             if inner is not None and inner.type == "this":
-                ft = self.field_types.get(sc.cls, {}).get(fname)
-                return self.typed(ft) if ft is not None else (None, fname)
+                return self.field_receiver([(sc.cls, "self")], fname)
             dotted = _dotted(obj)
             head = dotted.split(".", 1)[0]
             if all(c.type in ("identifier", "field_access") for c in obj.named_children) and \
                     self.stack.lookup(head) is None and any(p[:1].isupper() for p in dotted.split(".")):
                 return self.type_candidates(dotted), dotted
             if inner is not None:
-                owners, _ = self._receiver(inner, sc)
-                for q, _ in owners or []:
-                    ft = self.field_types.get(q, {}).get(fname)
-                    if ft is not None:
-                        return self.typed(ft)
+                return self.field_receiver(self._receiver(inner, sc)[0], fname)
             return None, fname
         if t == "object_creation_expression":
             return self.typed(ts.text(obj.child_by_field_name("type")))
@@ -305,8 +291,7 @@ class _Java(ClassBasedExtractor):
 
     def _member_call(self, n: TSNode, sc: Scope, obj: TSNode | None, member: str, nargs: int | None) -> None:
         if obj is None:
-            extra: dict[str, Any] = {} if nargs is None else {"arity": nargs}
-            self.b.ref("CALLS", sc, member, n, self.implicit_owners(member), name=member, name_kinds=["method"], **extra)
+            self.emit_implicit_call(n, sc, member, nargs)
             return
         owners, tname = self._receiver(obj, sc)
         self.emit_call(n, sc, ts.text(obj), owners, tname, member, nargs)
@@ -323,12 +308,7 @@ class _Java(ClassBasedExtractor):
         nargs = arity(n.child_by_field_name("arguments"))
         if c is None or not sc.cls:
             return
-        if c.type == "super":
-            owners = self.super_owners(sc.cls)
-            target = f"{strip_type(self.supers.get(sc.cls, 'super'))}.<init>"
-        else:
-            owners, target = [(sc.cls, "self")], f"{sc.cls.rsplit('.', 1)[-1]}.<init>"
-        self.b.ref("CALLS", sc, target, n, member_candidates(owners, "<init>"), optional=True, arity=nargs)
+        self.emit_ctor_delegation(n, sc, c.type == "super", nargs)
 
     def _mref(self, n: TSNode, sc: Scope) -> None:
         kids = n.named_children

@@ -24,7 +24,6 @@ from codegraph.indexer.languages._jvm_like import (
     ClassBasedExtractor,
     Scope,
     items,
-    member_candidates,
     strip_type,
 )
 from codegraph.indexer.records import FileExtraction
@@ -285,9 +284,7 @@ class _Kotlin(ClassBasedExtractor):
                 self.type_ref("EXTENDS", scope, ts.text(t), spec)
                 if t is not None:
                     self.supers[scope.qn] = ts.text(t)
-                    owners = self.super_owners(scope.qn)
-                    self.b.ref("CALLS", scope, f"{_user_type(t)}.<init>", spec, member_candidates(owners, "<init>"),
-                               optional=True, arity=_nargs(spec))
+                    self.ctor_ref(spec, scope, self.super_owners(scope.qn), f"{_user_type(t)}.<init>", _nargs(spec))
             elif spec.type in ("user_type", "explicit_delegation"):
                 t = spec if spec.type == "user_type" else _first(spec, "user_type")
                 rtype = "EXTENDS" if kind == "interface" else "IMPLEMENTS"
@@ -373,13 +370,7 @@ class _Kotlin(ClassBasedExtractor):
         if t == "super_expression":
             return self.super_owners(sc.cls), strip_type(self.supers.get(sc.cls, "super"))
         if t == "simple_identifier":
-            name = ts.text(obj)
-            vt = self.stack.lookup(name)
-            if vt is None:
-                if name[:1].isupper():
-                    return self.type_candidates(name), name
-                return None, name
-            return self.typed(vt)
+            return self.name_receiver(ts.text(obj))
         if t == "navigation_expression":
             inner = obj.named_children[0] if obj.named_children else None
             suffix = _first(obj, "navigation_suffix")
@@ -394,14 +385,8 @@ class _Kotlin(ClassBasedExtractor):
                 if dotted.rsplit(".", 1)[-1][:1].isupper():  # a (nested / package-qualified) class
                     return self.type_candidates(dotted), dotted
             if inner.type == "this_expression":
-                ft = self.field_types.get(sc.cls, {}).get(fname)
-                return self.typed(ft) if ft is not None else (None, fname)
-            owners, _ = self._receiver(inner, sc)
-            for q, _ in owners or []:
-                ft = self.field_types.get(q, {}).get(fname)
-                if ft is not None:
-                    return self.typed(ft)
-            return None, fname
+                return self.field_receiver([(sc.cls, "self")], fname)
+            return self.field_receiver(self._receiver(inner, sc)[0], fname)
         if t == "call_expression" and obj.named_children and obj.named_children[0].type == "simple_identifier":
             callee = ts.text(obj.named_children[0])
             if callee[:1].isupper() and self.stack.lookup(callee) is None:
@@ -460,25 +445,14 @@ class _Kotlin(ClassBasedExtractor):
 
     def _construct(self, n: TSNode, sc: Scope, type_name: str, nargs: int) -> None:
         """``Foo(...)``: a class (and its constructor) or a factory function named like one."""
-        st = strip_type(type_name)
-        cands = self.type_candidates(st)
-        if self.stack.is_type_param(st):
-            return
-        self.b.ref("CALLS", sc, st, n, [{"qn": q, "how": h} for q, h in cands], name=st.rsplit(".", 1)[-1],
-                   name_kinds=["class", "function"])
-        self.b.ref("CALLS", sc, f"{st}.<init>", n, member_candidates(cands, "<init>"), optional=True, arity=nargs)
+        self.emit_ctor(n, sc, type_name, nargs, ["class", "function"])
 
     def _ctor_call(self, n: TSNode, sc: Scope) -> None:
         """``constructor(...) : this(...)`` / ``: super(...)``."""
         if not sc.cls:
             return
         nargs = sum(1 for a in (_first(n, "value_arguments") or n).named_children if a.type == "value_argument")
-        if any(c.type == "super" for c in n.children):
-            owners = self.super_owners(sc.cls)
-            target = f"{strip_type(self.supers.get(sc.cls, 'super'))}.<init>"
-        else:
-            owners, target = [(sc.cls, "self")], f"{sc.cls.rsplit('.', 1)[-1]}.<init>"
-        self.b.ref("CALLS", sc, target, n, member_candidates(owners, "<init>"), optional=True, arity=nargs)
+        self.emit_ctor_delegation(n, sc, any(c.type == "super" for c in n.children), nargs)
 
     def _mref(self, n: TSNode, sc: Scope) -> None:
         """``::foo``, ``Repo::save``, ``x::save``: the function will be called."""

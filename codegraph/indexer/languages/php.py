@@ -25,8 +25,20 @@ from typing import Any
 
 from tree_sitter import Node as TSNode
 
-from codegraph.core.models import FileRecord, SymbolRecord
+from codegraph.core.models import SymbolRecord
 from codegraph.indexer import treesitter as ts
+from codegraph.indexer.languages._common import (
+    Event,
+    define_sweep,
+    document_order,
+    file_record,
+    head_signature,
+    keep_once,
+    norm,
+    path_module_symbol,
+    ref_extra,
+    reference_sweep,
+)
 from codegraph.indexer.records import FileExtraction, Reference
 
 LANG = "php"
@@ -99,10 +111,6 @@ class _Namespace:
     functions: dict[str, str] = field(default_factory=dict)
 
 
-def _norm(s: str) -> str:
-    return " ".join(s.split())
-
-
 class _Extractor:
     def __init__(self, repo: str, path: str, source: bytes) -> None:
         self.repo, self.path, self.src = repo, path, source
@@ -118,7 +126,7 @@ class _Extractor:
         self.global_ns = _Namespace("")
 
     # -- namespaces ----------------------------------------------------------------
-    def _namespaces(self, events: list[tuple[int, int, int, str, TSNode]]) -> None:
+    def _namespaces(self, events: list[Event]) -> None:
         regions: list[tuple[int, int, _Namespace]] = []
         for _, _, _, cap, node in events:
             if cap != "namespace":
@@ -221,21 +229,14 @@ class _Extractor:
     # -- symbols -------------------------------------------------------------------
     def _symbol(self, node: TSNode, kind: str, qn: str, name: str, params: str, parent: str | None,
                 vis: str, head_end: int | None = None) -> SymbolRecord:
-        body = node.child_by_field_name("body")
-        end = head_end if head_end is not None else (body.start_byte if body is not None else node.end_byte)
-        sig = _norm(self.src[node.start_byte:end].decode("utf-8", "replace"))[:300]
         s = SymbolRecord(
             repo=self.repo, qualified_name=qn, signature_hash=ts.signature_hash(kind, qn, params), name=name,
             kind=kind, language=LANG, language_kind=node.type, file=self.path, line=ts.line(node),
             end_line=ts.end_line(node), visibility=vis, content_hash=ts.content_hash(node.text or b""),
-            signature=sig, docstring=self._doc(node), parent=parent,
+            signature=head_signature(self.src, node, head_end), docstring=self._doc(node), parent=parent,
         )
-        key = (s.qualified_name, s.signature_hash)
-        if key in self.seen:
-            return self.seen[key]  # declared twice (`if (!function_exists(..))`, reopened twice): one symbol
-        self.seen[key] = s
-        self.symbols.append(s)
-        return s
+        # declared twice (`if (!function_exists(..))`, reopened twice): one symbol
+        return keep_once(self.seen, self.symbols, s)
 
     def _doc(self, node: TSNode) -> str:
         """The `/** ... */` block right above ``node``, from the captured comments (a
@@ -259,65 +260,33 @@ class _Extractor:
     # -- driver --------------------------------------------------------------------
     def run(self) -> FileExtraction:
         root = ts.parse(LANG, self.src).root_node
-        had_error, status, msgs = ts.coverage(root)
-        fr = FileRecord(
-            repo=self.repo, path=self.path, language=LANG, content_hash=ts.content_hash(self.src),
-            had_error=had_error, coverage_status=status, is_test=_is_test_path(self.path),
-            size_bytes=len(self.src), line_count=root.end_point[0] + 1,
-        )
-        fsym = SymbolRecord(
-            repo=self.repo, qualified_name=self.path, signature_hash=ts.signature_hash("module", self.path, ""),
-            name=posixpath.basename(self.path), kind="module", language=LANG, language_kind="program",
-            file=self.path, line=1, end_line=root.end_point[0] + 1, content_hash=fr.content_hash,
-        )
+        fr, msgs = file_record(self.repo, self.path, LANG, self.src, root, _is_test_path(self.path))
+        fsym = path_module_symbol(fr, "program", root)
         self.symbols.append(fsym)
         caps = ts.captures(LANG, "tags", root)
         self.comments = list(caps.pop("comment", ()))
         self.comment_starts = [c.start_byte for c in self.comments]
-        # document order, outer before inner; the running index keeps nodes out of comparisons
-        events = [(n.start_byte, -n.end_byte, i, name, n) for name, nodes in caps.items() for i, n in enumerate(nodes)]
-        events.sort()
+        events = document_order(caps)
         self.file_scope = _Scope(len(self.src) + 1, "file", self.path, fsym.signature_hash)
         self._namespaces(events)
-        stack = [self.file_scope]
-        for start, _, _, cap, node in events:
-            while stack[-1].end <= start:
-                stack.pop()
-            if cap.startswith("def."):
-                new = self._define(cap, node, stack[-1])
-                if new is not None:
-                    self.scope_of[node.id] = new
-                    stack.append(new)
-            elif cap == "param" and node.type == "property_promotion_parameter":
-                self._promoted(node, stack[-1])
-        stack = [self.file_scope]
-        for start, _, _, cap, node in events:
-            while stack[-1].end <= start:
-                stack.pop()
-            sc = stack[-1]
-            opened = self.scope_of.get(node.id)
-            if opened is not None:
-                stack.append(opened)
-                if opened.kind == "class":
-                    self._heritage(node, opened)
-                continue
-            if cap == "param":
-                self._param(node, sc)
-            elif cap == "assign":
-                self._assign(node, sc)
-            elif cap == "call.function":
-                self._function_call(node, sc)
-            elif cap == "call.member":
-                self._member_call(node, sc)
-            elif cap == "call.scoped":
-                self._scoped_call(node, sc)
-            elif cap == "new":
-                self._new(node, sc)
-            elif cap == "include":
-                self._include(node, sc)
-            elif cap == "trait_use":
-                self._trait_use(node, sc)
+        define_sweep(events, self.file_scope, self.scope_of, self._define_event)
+        reference_sweep(events, self.file_scope, self.scope_of, self._opened, {
+            "param": self._param, "assign": self._assign, "call.function": self._function_call,
+            "call.member": self._member_call, "call.scoped": self._scoped_call, "new": self._new,
+            "include": self._include, "trait_use": self._trait_use,
+        })
         return FileExtraction(file=fr, symbols=self.symbols, references=self.refs, errors=msgs)
+
+    def _define_event(self, cap: str, node: TSNode, sc: _Scope) -> _Scope | None:
+        if cap.startswith("def."):
+            return self._define(cap, node, sc)
+        if cap == "param" and node.type == "property_promotion_parameter":
+            self._promoted(node, sc)
+        return None
+
+    def _opened(self, node: TSNode, opened: _Scope, outer: _Scope) -> None:
+        if opened.kind == "class":
+            self._heritage(node, opened)
 
     # -- definitions ---------------------------------------------------------------
     def _define(self, cap: str, node: TSNode, sc: _Scope) -> _Scope | None:
@@ -381,7 +350,7 @@ class _Extractor:
         out = []
         for p in params.named_children:
             t = p.child_by_field_name("type")
-            out.append(_norm(ts.text(t)) if t is not None else "mixed")
+            out.append(norm(ts.text(t)) if t is not None else "mixed")
         return "(" + ", ".join(out) + ")"
 
     def _promoted(self, node: TSNode, sc: _Scope) -> None:
@@ -412,14 +381,7 @@ class _Extractor:
     def _ref(self, rtype: str, sc: _Scope | None, target: str, node: TSNode, cands: list[dict[str, Any]], *,
              name: str | None = None, name_kinds: list[str] | None = None, optional: bool = False,
              source_kind: str = "symbol", **extra: Any) -> None:
-        ex: dict[str, Any] = {"candidates": cands}
-        if name:
-            ex["name"] = name
-            if name_kinds:
-                ex["name_kinds"] = name_kinds
-        if optional:
-            ex["optional"] = True
-        ex.update(extra)
+        ex = ref_extra(cands, name, name_kinds, optional, extra)
         if source_kind == "file" or sc is None:
             src_qn, src_sig = self.path, ""
         else:

@@ -23,8 +23,18 @@ from typing import Any
 
 from tree_sitter import Node as TSNode
 
-from codegraph.core.models import FileRecord, SymbolRecord
+from codegraph.core.models import SymbolRecord
 from codegraph.indexer import treesitter as ts
+from codegraph.indexer.languages._common import (
+    define_sweep,
+    document_order,
+    file_record,
+    head_signature,
+    keep_once,
+    path_module_symbol,
+    ref_extra,
+    reference_sweep,
+)
 from codegraph.indexer.records import FileExtraction, Reference
 
 LANG = "ruby"
@@ -82,10 +92,6 @@ class _Scope:
     locals: dict[str, list[str]] = field(default_factory=dict)  # var -> class qn candidates
 
 
-def _norm(s: str) -> str:
-    return " ".join(s.split())
-
-
 class _Extractor:
     def __init__(self, repo: str, path: str, source: bytes) -> None:
         self.repo, self.path, self.src = repo, path, source
@@ -104,22 +110,14 @@ class _Extractor:
     # -- symbols -------------------------------------------------------------------
     def _symbol(self, node: TSNode, kind: str, qn: str, name: str, params: str, parent: str | None,
                 vis: str, head_end: int | None = None, per_file: bool = False) -> SymbolRecord:
-        body = node.child_by_field_name("body")
-        end = head_end if head_end is not None else (body.start_byte if body is not None else node.end_byte)
-        sig = _norm(self.src[node.start_byte:end].decode("utf-8", "replace"))[:300]
         s = SymbolRecord(
             repo=self.repo, qualified_name=qn,
             signature_hash=ts.signature_hash(kind, qn, f"{self.path} {params}" if per_file else params),
             name=name, kind=kind, language=LANG, language_kind=node.type, file=self.path, line=ts.line(node),
             end_line=ts.end_line(node), visibility=vis, content_hash=ts.content_hash(node.text or b""),
-            signature=sig, docstring=self._doc(node), parent=parent,
+            signature=head_signature(self.src, node, head_end), docstring=self._doc(node), parent=parent,
         )
-        key = (s.qualified_name, s.signature_hash)
-        if key in self.seen:
-            return self.seen[key]  # declared twice (`if (!function_exists(..))`, reopened twice): one symbol
-        self.seen[key] = s
-        self.symbols.append(s)
-        return s
+        return keep_once(self.seen, self.symbols, s)  # the same opening defined twice: one symbol
 
     def _doc(self, node: TSNode) -> str:
         """`#` comments on the lines right above ``node``, from the captured comments
@@ -139,64 +137,37 @@ class _Extractor:
     # -- driver --------------------------------------------------------------------
     def run(self) -> FileExtraction:
         root = ts.parse(LANG, self.src).root_node
-        had_error, status, msgs = ts.coverage(root)
-        fr = FileRecord(
-            repo=self.repo, path=self.path, language=LANG, content_hash=ts.content_hash(self.src),
-            had_error=had_error, coverage_status=status, is_test=self.is_test,
-            size_bytes=len(self.src), line_count=root.end_point[0] + 1,
-        )
-        fsym = SymbolRecord(
-            repo=self.repo, qualified_name=self.path, signature_hash=ts.signature_hash("module", self.path, ""),
-            name=posixpath.basename(self.path), kind="module", language=LANG, language_kind="program",
-            file=self.path, line=1, end_line=root.end_point[0] + 1, content_hash=fr.content_hash,
-        )
+        fr, msgs = file_record(self.repo, self.path, LANG, self.src, root, self.is_test)
+        fsym = path_module_symbol(fr, "program", root)
         self.symbols.append(fsym)
         caps = ts.captures(LANG, "tags", root)
         self.comments = list(caps.pop("comment", ()))
         self.comment_starts = [c.start_byte for c in self.comments]
-        # document order, outer before inner; the running index keeps nodes out of comparisons
-        events = [(n.start_byte, -n.end_byte, i, name, n) for name, nodes in caps.items() for i, n in enumerate(nodes)]
-        events.sort()
+        events = document_order(caps)
         file_scope = _Scope(len(self.src) + 1, "file", ((),), self.path, fsym.signature_hash)
-        stack = [file_scope]
-        for start, _, _, cap, node in events:
-            while stack[-1].end <= start:
-                stack.pop()
-            sc = stack[-1]
-            if cap.startswith("def."):
-                new = self._define(cap, node, sc)
-                if new is not None:
-                    self.scope_of[node.id] = new
-                    stack.append(new)
-            elif cap == "visibility":
-                self._visibility_section(node, sc)
-            elif cap == "call":
-                self._directive(node, sc)
-            elif cap == "ivar":
-                self._ivar(node, sc)
+        define_sweep(events, file_scope, self.scope_of, self._define_event)
         self._apply_late_visibility()
-        stack = [file_scope]
-        for start, _, _, cap, node in events:
-            while stack[-1].end <= start:
-                stack.pop()
-            sc = stack[-1]
-            opened = self.scope_of.get(node.id)
-            if opened is not None:
-                stack.append(opened)
-                if opened.kind == "class":
-                    self._superclass(node, opened, sc)
-                elif opened.kind == "method":
-                    self._params(node, opened)
-                continue
-            if cap == "call":
-                self._call(node, sc)
-            elif cap == "bare_parent":
-                self._bare_children(node, sc)
-            elif cap == "local":
-                self._local(node, sc)
-            elif cap == "super":
-                self._super(node, sc)
+        reference_sweep(events, file_scope, self.scope_of, self._opened, {
+            "call": self._call, "bare_parent": self._bare_children, "local": self._local, "super": self._super,
+        })
         return FileExtraction(file=fr, symbols=self.symbols, references=self.refs, errors=msgs)
+
+    def _define_event(self, cap: str, node: TSNode, sc: _Scope) -> _Scope | None:
+        if cap.startswith("def."):
+            return self._define(cap, node, sc)
+        if cap == "visibility":
+            self._visibility_section(node, sc)
+        elif cap == "call":
+            self._directive(node, sc)
+        elif cap == "ivar":
+            self._ivar(node, sc)
+        return None
+
+    def _opened(self, node: TSNode, opened: _Scope, outer: _Scope) -> None:
+        if opened.kind == "class":
+            self._superclass(node, opened, outer)
+        elif opened.kind == "method":
+            self._params(node, opened)
 
     # -- definitions ---------------------------------------------------------------
     def _const_segments(self, node: TSNode | None) -> tuple[tuple[str, ...], bool]:
@@ -343,14 +314,7 @@ class _Extractor:
     def _ref(self, rtype: str, sc: _Scope, target: str, node: TSNode, cands: list[dict[str, Any]], *,
              name: str | None = None, name_kinds: list[str] | None = None, optional: bool = False,
              source_kind: str = "symbol", **extra: Any) -> None:
-        ex: dict[str, Any] = {"candidates": cands}
-        if name:
-            ex["name"] = name
-            if name_kinds:
-                ex["name_kinds"] = name_kinds
-        if optional:
-            ex["optional"] = True
-        ex.update(extra)
+        ex = ref_extra(cands, name, name_kinds, optional, extra)
         src_qn, src_sig = (self.path, "") if source_kind == "file" else (sc.source_qn, sc.source_sig)
         self.refs.append(Reference(rtype, src_qn, target, self.path, ts.line(node), src_sig, source_kind, ex))
 

@@ -22,8 +22,18 @@ from typing import Any
 
 from tree_sitter import Node as TSNode
 
-from codegraph.core.models import FileRecord, SymbolRecord
+from codegraph.core.models import SymbolRecord
 from codegraph.indexer import treesitter as ts
+from codegraph.indexer.languages._common import (
+    Event,
+    document_order,
+    file_record,
+    head_signature,
+    keep_once,
+    norm,
+    ref_extra,
+    reference_sweep,
+)
 from codegraph.indexer.records import FileExtraction, Reference
 
 LANG = "rust"
@@ -89,10 +99,6 @@ class _Alt:
 
 
 _VERSION = re.compile(r"-\d+\.\d+(\.\d+)?([-+.][\w.]*)?$")
-
-
-def _norm(s: str) -> str:
-    return " ".join(s.split())
 
 
 class _Layout:
@@ -168,26 +174,18 @@ class _Extractor:
         self, node: TSNode, kind: str, qn: str, name: str, params: str, parent: str | None,
         visibility: str, sig_extra: str = "",
     ) -> SymbolRecord:
-        body = node.child_by_field_name("body")
-        head = self.src[node.start_byte: body.start_byte if body is not None else node.end_byte]
-        sig = _norm(head.decode("utf-8", "replace"))[:300]
+        sig = head_signature(self.src, node)
         attrs, doc = self.decor_of.get(node.id, ("", ""))
         if attrs:
             sig = f"{attrs} {sig}"
-        sh = ts.signature_hash(kind, qn, f"{sig_extra}{params}")
-        seen = self.seen.get((qn, sh))
-        if seen is not None:
-            return seen  # the same item under another #[cfg(...)]: one symbol
         s = SymbolRecord(
-            repo=self.repo, qualified_name=qn, signature_hash=sh,
+            repo=self.repo, qualified_name=qn, signature_hash=ts.signature_hash(kind, qn, f"{sig_extra}{params}"),
             name=name, kind=kind, language=LANG, language_kind=node.type, file=self.path,
             line=ts.line(node), end_line=ts.end_line(node), visibility=visibility,
             content_hash=ts.content_hash(self.src[node.start_byte:node.end_byte]), signature=sig,
             docstring=doc, parent=parent,
         )
-        self.seen[(qn, sh)] = s
-        self.symbols.append(s)
-        return s
+        return keep_once(self.seen, self.symbols, s)  # the same item under another #[cfg(...)]: one symbol
 
     def _decorate(self, node: TSNode, pending: list[TSNode]) -> None:
         """Attach the attributes and doc comments written right above ``node`` (on
@@ -205,7 +203,7 @@ class _Extractor:
         if not picked:
             return
         picked.reverse()
-        attrs = " ".join(_norm(self._t(d)) for d in picked if d.type == "attribute_item")
+        attrs = " ".join(norm(self._t(d)) for d in picked if d.type == "attribute_item")
         docs = []
         for d in picked:
             t = self._t(d)
@@ -231,12 +229,7 @@ class _Extractor:
     def run(self) -> FileExtraction:
         tree = ts.parse(LANG, self.src)
         root = tree.root_node
-        had_error, status, msgs = ts.coverage(root)
-        fr = FileRecord(
-            repo=self.repo, path=self.path, language=LANG, content_hash=ts.content_hash(self.src),
-            had_error=had_error, coverage_status=status, is_test=self.test_file,
-            size_bytes=len(self.src), line_count=root.end_point[0] + 1,
-        )
+        fr, msgs = file_record(self.repo, self.path, LANG, self.src, root, self.test_file)
         mqn = module_qn(self.layout.module)
         fsym = SymbolRecord(
             repo=self.repo, qualified_name=mqn, signature_hash=ts.signature_hash("module", mqn, self.path),
@@ -247,13 +240,7 @@ class _Extractor:
         self.symbols.append(fsym)
         caps = ts.captures(LANG, "tags", root)
         src = self.src
-        # document order, outer before inner; the running index keeps tuples from ever
-        # comparing nodes
-        events = sorted(
-            (n.start_byte, -n.end_byte, i, name, n)
-            for name, nodes in caps.items() if name != "decor"
-            for i, n in enumerate(nodes)
-        )
+        events = document_order({name: nodes for name, nodes in caps.items() if name != "decor"})
         decor = [n for n in caps.get("decor", ()) if n.type == "attribute_item"
                  or src[n.start_byte:n.start_byte + 3] in (b"///", b"/**", b"//!", b"/*!")]
         file_scope = _Scope(
@@ -265,7 +252,7 @@ class _Extractor:
         self._references(events, file_scope)
         return FileExtraction(file=fr, symbols=self.symbols, references=self.refs, exports=self.exports, errors=msgs)
 
-    def _definitions(self, events: list[tuple[int, int, int, str, TSNode]], decor: list[TSNode],
+    def _definitions(self, events: list[Event], decor: list[TSNode],
                      file_scope: _Scope) -> None:
         self._collect_names(events)
         self.resolved.clear()  # readings cached while `use`s were still being collected
@@ -290,7 +277,7 @@ class _Extractor:
                 self.scope_of[node.id] = new
                 stack.append(new)
 
-    def _collect_names(self, events: list[tuple[int, int, int, str, TSNode]]) -> None:
+    def _collect_names(self, events: list[Event]) -> None:
         """Module-level item names, type aliases and `use` bindings, before anything is
         resolved: Rust items are visible throughout their module regardless of order."""
         stack: list[tuple[int, str, tuple[str, ...]]] = [(len(self.src) + 1, "mod", self.layout.module)]
@@ -322,28 +309,18 @@ class _Extractor:
             sc = _Scope(0, "mod" if top else "fn", module, module, "", "")
             self._use(node, sc)
 
-    def _references(self, events: list[tuple[int, int, int, str, TSNode]], file_scope: _Scope) -> None:
-        stack = [file_scope]
-        for start, _, _, cap, node in events:
-            while stack[-1].end <= start:
-                stack.pop()
-            sc = stack[-1]
-            opened = self.scope_of.get(node.id)
-            if opened is not None:
-                stack.append(opened)
-                if opened.kind == "fn":
-                    self._params(node, opened)
-                elif opened.kind == "impl":
-                    self._impl_refs(node, opened, sc)
-                elif opened.kind == "trait":
-                    self._supertraits(node, opened)
-                continue
-            if cap == "let":
-                self._let(node, sc)
-            elif cap == "call":
-                self._call(node, sc)
-            elif cap == "macro_args":
-                self._macro_calls(node, sc)
+    def _references(self, events: list[Event], file_scope: _Scope) -> None:
+        reference_sweep(events, file_scope, self.scope_of, self._opened, {
+            "let": self._let, "call": self._call, "macro_args": self._macro_calls,
+        })
+
+    def _opened(self, node: TSNode, opened: _Scope, outer: _Scope) -> None:
+        if opened.kind == "fn":
+            self._params(node, opened)
+        elif opened.kind == "impl":
+            self._impl_refs(node, opened, outer)
+        elif opened.kind == "trait":
+            self._supertraits(node, opened)
 
     # -- definitions ---------------------------------------------------------------
     def _items_of(self, module: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
@@ -392,7 +369,7 @@ class _Extractor:
             extra = ""
             trait_node = sc.generics.get("__trait__")
             if trait_node:
-                extra = "impl " + _norm(self._t(trait_node[0])) + " "
+                extra = "impl " + norm(self._t(trait_node[0])) + " "
             s = self._symbol(node, kind, qn, name, ptext, parent_qn, vis, sig_extra=extra)
             scope = _Scope(node.end_byte, "fn", sc.module, qn_segs, qn, s.signature_hash, owner=sc.owner,
                            is_test=sc.is_test or "#[test]" in s.signature)
@@ -682,14 +659,7 @@ class _Extractor:
         candidates: list[dict[str, Any]], *, source_kind: str = "symbol", name: str | None = None,
         name_kinds: list[str] | None = None, optional: bool = False, **extra: Any,
     ) -> None:
-        ex: dict[str, Any] = {"candidates": candidates}
-        if name:
-            ex["name"] = name
-            if name_kinds:
-                ex["name_kinds"] = name_kinds
-        if optional:
-            ex["optional"] = True
-        ex.update(extra)
+        ex = ref_extra(candidates, name, name_kinds, optional, extra)
         self.refs.append(Reference(rtype, source_qn, target, self.path, ts.line(node), source_sig, source_kind, ex))
 
     def _impl_refs(self, node: TSNode, impl: _Scope, outer: _Scope) -> None:
