@@ -2,9 +2,12 @@
 
 Semantics from DESIGN.md 'Impact': start from resolved targets, widen by name
 (overloads, a class's members, a file's symbols), then walk incoming CALLS / EXTENDS /
-IMPLEMENTS / USES_TYPE / INJECTS (and name-aware IMPORTS as leaves) batch by batch up to
-``depth``; entry points are tests, endpoints, pages and topic consumers; tables come
-from READS/WRITES/TOUCHES. Every caller carries depth, the path that reaches it and the
+IMPLEMENTS / USES_TYPE / INJECTS batch by batch up to ``depth``, across boundaries (a
+table to its readers and writers, a handler through its Endpoint to the clients that
+call it, a producer through its Topic to the consumers) and through name-aware IMPORTS
+(an importer counts only when it imports a reached name; barrels forward names; see
+``_Walk`` and docs/boundaries.md); entry points are tests, endpoints, pages and topic
+consumers; tables come from READS/WRITES/TOUCHES. Every caller carries depth, the path that reaches it and the
 evidence file:line of the edge. Truncation is explicit (totals vs shown). An empty
 answer means "no supported relationship found", never "nothing can break".
 """
@@ -273,7 +276,13 @@ class _Walk:
         p = n.props
         if not p.get("file") or p.get("kind") == "module":
             return
-        self.reach_file(file_uid(n.repo, p["file"]), {p.get("name", "")}, {p.get("qualified_name", "")}, d)
+        names, qns = {p.get("name", "")}, {p.get("qualified_name", "")}
+        parent = p.get("parent") or ""
+        last = parent.rsplit(".", 1)[-1]
+        if last[:1].isupper():  # a member reached: importers of its class are affected too
+            names.add(last)
+            qns.add(parent)
+        self.reach_file(file_uid(n.repo, p["file"]), names, qns, d)
 
     def file_symbols(self, f: Node, names: set[str] | None) -> list[Node]:
         """The symbols of a file a file-level edge points into: those ``names``, or its module symbol."""

@@ -543,18 +543,27 @@ def link_boundaries(
                 lk.out.counts["bad_records"] += 1
                 continue
             by_type[r.get("type", "")].append(r)
-    try:
-        lk.annotate_imports(extractions)
-    except (KeyError, TypeError, ValueError):
-        lk.out.counts["import_annotation_failed"] += 1
+    def stage(name: str, fn: Any, *args: Any) -> Any:
+        # A rule bug or a malformed record (old JSONL) costs one stage's links, not the run.
+        try:
+            return fn(*args)
+        except Exception as e:  # reported in counts and in `unplaced`, never raised
+            lk.out.counts[f"failed_{name}"] += 1
+            lk.out.unplaced.append({"file": "", "line": 0, "kind": "link_error", "method": None,
+                                    "url": f"{name}: {type(e).__name__}: {e}"[:300], "reason": "error",
+                                    "candidates": []})
+            return None
+
+    stage("imports", lk.annotate_imports, extractions)
     for r in by_type["const"]:
-        if r.get("name") and r.get("parts"):
+        if r.get("name") and isinstance(r.get("parts"), list):
             lk.consts.setdefault(r["file"], {})[r["name"]] = ([(k, v) for k, v in r["parts"]],
                                                              r.get("hole_imports") or {})
-    eps = lk.endpoints([r for r in by_type["endpoint"] if r.get("path") and r.get("method")], by_type["http_mount"])
-    lk.http_calls(by_type["http_call"], eps)
-    lk.topics([r for r in by_type["topic_access"] if r.get("topic")])
-    lk.tables(by_type["table_access"])
+    eps = stage("endpoints", lk.endpoints, [r for r in by_type["endpoint"] if r.get("path") and r.get("method")],
+                by_type["http_mount"]) or []
+    stage("http_calls", lk.http_calls, by_type["http_call"], eps)
+    stage("topics", lk.topics, [r for r in by_type["topic_access"] if r.get("topic")])
+    stage("tables", lk.tables, by_type["table_access"])
     lk.out.nodes = list(lk.nodes.values())
     return lk.out
 

@@ -37,6 +37,10 @@ def extract_source(repo: str, path: str, language: str, source: bytes) -> FileEx
         fx.framework.extend(extract_framework(language, path, source, fx))
     except Exception as e:  # an adapter bug costs the framework records of one file, not the file
         fx.errors.append(f"framework adapters failed: {type(e).__name__}: {e}")
+    # Query captures do not come back in a fixed order; a stable order keeps cached
+    # extractions and JSONL output byte-identical across runs.
+    fx.references.sort(key=lambda r: (r.line, r.type, r.target_identifier, r.source_qualified_name,
+                                      repr(sorted(r.extra.items()))))
     fx.file.size_bytes = len(source)
     if not fx.file.line_count:
         fx.file.line_count = source.count(b"\n") + (0 if source.endswith(b"\n") else 1)

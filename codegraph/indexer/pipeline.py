@@ -107,7 +107,11 @@ def _extract_job(args: tuple[str, str, str, str, bool]) -> tuple[FileExtraction,
 
 
 def _edges_hash(edges: list[Any]) -> str:
-    return stable_hash(*sorted(f"{e.type}|{e.source}|{e.target}|{e.line}|{e.resolution}" for e in edges))
+    # An IMPORTS edge's resolved `symbols` (name-aware impact) change when a barrel far away
+    # changes: they count, so the importer's edges are rewritten.
+    return stable_hash(*sorted(
+        f"{e.type}|{e.source}|{e.target}|{e.line}|{e.resolution}"
+        + (f"|{sorted((e.extra.get('symbols') or {}).items())}" if e.type == "IMPORTS" else "") for e in edges))
 
 
 def index_repo(

@@ -3,7 +3,7 @@ sets (a missing and an extra edge both fail) and the client URLs left unplaced."
 
 from __future__ import annotations
 
-from tests.boundaries.util import FIXTURES, boundary_edges, unplaced
+from tests.boundaries.util import FIXTURES, boundary_edges, link_tree, unplaced
 
 HTTP = ("EXPOSES", "CALLS_HTTP")
 
@@ -93,14 +93,20 @@ def test_nestjs_controller_and_global_prefix() -> None:
 def test_nextjs_route_handlers_pages_api_and_fetch() -> None:
     root = FIXTURES / "next"
     assert boundary_edges(root, HTTP) == {
+        ("CALLS_HTTP", "src/lib/client.filteredUsers", "ANY /api/users"),  # `/api/users${q ? `?q=..` : ""}`
         ("CALLS_HTTP", "src/lib/client.loadOrder", "GET /api/orders/:id"),  # const url = `...`; fetch(url)
         ("CALLS_HTTP", "src/lib/client.removeOrder", "DELETE /api/orders/:id"),
+        ("CALLS_HTTP", "src/lib/client.searchOrders", "GET /api/orders/search"),  # the static route wins
         ("CALLS_HTTP", "src/lib/client.users", "ANY /api/users"),
         ("EXPOSES", "app/api/orders/[id]/route.DELETE", "DELETE /api/orders/:id"),
         ("EXPOSES", "app/api/orders/[id]/route.GET", "GET /api/orders/:id"),
+        ("EXPOSES", "app/api/orders/search/route.GET", "GET /api/orders/search"),
         ("EXPOSES", "pages/api/users/index.handler", "ANY /api/users"),
     }
     assert unplaced(root) == set()
+    _, _, links = link_tree(root)
+    search = next(e for es in links.edges.values() for e in es if e.type == "CALLS_HTTP" and e.line == 19)
+    assert search.extra["also_fits"] == ["GET /api/orders/:id"] and search.extra["url"] == "/api/orders/search"
 
 
 def test_sveltekit_and_nuxt_server_routes() -> None:
@@ -144,5 +150,19 @@ def test_go_nethttp_gin_chi_and_clients() -> None:
         ("EXPOSES", "internal/handlers.ListItems", "GET /api/items"),  # chi r.Route nesting
         ("EXPOSES", "internal/handlers.Metrics", "ANY /metrics"),  # handler from another package
         ("EXPOSES", "internal/handlers.UpdateItem", "PUT /api/items/:itemID"),
+    }
+    assert unplaced(root) == set()
+
+
+def test_base_urls_from_imported_constants() -> None:
+    root = FIXTURES / "consts"
+    assert boundary_edges(root, HTTP) == {
+        # `${WEBUI_API_BASE_URL}/chats/...` with the constant imported through SvelteKit's $lib
+        ("CALLS_HTTP", "web/src/lib/apis/chats.getChat", "GET /api/v1/chats/:id"),
+        ("CALLS_HTTP", "web/src/lib/apis/chats.getChatConfig", "GET /api/v1/chats/config"),
+        # f"{CHATS_URL}/{chat_id}" with CHATS_URL from another module of another project
+        ("CALLS_HTTP", "worker.sync.sync", "GET /api/v1/chats/:id"),
+        ("EXPOSES", "server.app.chats.get_chat", "GET /api/v1/chats/:id"),
+        ("EXPOSES", "server.app.chats.get_config", "GET /api/v1/chats/config"),
     }
     assert unplaced(root) == set()

@@ -155,3 +155,37 @@ def test_reindex_is_stable_and_routes_follow_new_pages(indexed) -> None:
     assert graph.verify("mono") == {"orphan_files": 0, "orphan_symbols": 0, "dangling_edges": 0}
     # The endpoint /api/preferences lost its only client page but keeps its handler.
     assert graph.nodes_by_label("Endpoint", "mono")
+
+
+def test_model_table_reaches_importers_of_the_model_only(tmp_path: Path) -> None:
+    root = tmp_path / "src"
+    files = {
+        "shop/__init__.py": "",
+        "shop/models.py": (
+            "from django.db import models\n\n\n"
+            "class Coupon(models.Model):\n    code = models.CharField(max_length=9)\n\n"
+            "    class Meta:\n        db_table = 'coupons'\n\n\n"
+            "class Product(models.Model):\n    name = models.CharField(max_length=9)\n"),
+        "shop/checkout.py": (
+            "from shop.models import Coupon\n\n\n"
+            "def discount(code):\n    return Coupon.objects.filter(code=code).first()\n"),
+        "shop/catalog.py": "from shop.models import Product\n\n\ndef names():\n    return [p.name for p in Product.objects.all()]\n",
+        "shop/api.py": "from shop.checkout import discount\n\n\ndef apply(code):\n    return discount(code)\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    graph = EmbeddedGraphStore(tmp_path / "g.db")
+    state = StateStore(tmp_path / "s.db")
+    index_repo(root, "shop", graph, None, state, workers=1)
+    res = impact(graph, "table:coupons")
+    assert callers(res) == {
+        (1, "TOUCHES", "shop.models.Coupon"),  # the model class the table maps to
+        (1, "TOUCHES", "shop/models.py"),
+        (1, "READS", "shop.checkout.discount"),  # Coupon.objects.filter(...).first()
+        (2, "CALLS", "shop.api.apply"),
+        (2, "IMPORTS", "shop/checkout.py"),  # imports Coupon; catalog.py imports only Product
+        (2, "IMPORTS", "shop/api.py"),  # imports discount, which reads the table
+    }
+    state.close()
+    graph.close()

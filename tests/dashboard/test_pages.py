@@ -286,7 +286,8 @@ def test_coverage_shows_problems_and_charts(app: App, shop: Indexed) -> None:
     resolved, unresolved = _reference_oracle(shop)
     assert unresolved > 0 and resolved > 0
     assert m["Unresolved references"] == f"{100 * unresolved / (resolved + unresolved):.1f} %"
-    assert len(at.get("plotly_chart")) == 2  # files by language; problems by folder
+    # files by language; problems by folder; README.txt by extension (recorded on the Repo node)
+    assert len(at.get("plotly_chart")) == 3
     bad = table_with(at, "parse_error")
     assert [(r["path"], r["parse_error"]) for r in bad] == [("shop/broken.py", True)]
     repos = table_with(at, "unresolved %")

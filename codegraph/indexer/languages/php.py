@@ -264,7 +264,8 @@ class _Extractor:
         fsym = path_module_symbol(fr, "program", root)
         self.symbols.append(fsym)
         caps = ts.captures(LANG, "tags", root)
-        self.comments = list(caps.pop("comment", ()))
+        # Captures do not come back in document order; the docstring lookup bisects by position.
+        self.comments = sorted(caps.pop("comment", ()), key=lambda n: n.start_byte)
         self.comment_starts = [c.start_byte for c in self.comments]
         events = document_order(caps)
         self.file_scope = _Scope(len(self.src) + 1, "file", self.path, fsym.signature_hash)

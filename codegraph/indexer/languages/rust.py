@@ -241,8 +241,10 @@ class _Extractor:
         caps = ts.captures(LANG, "tags", root)
         src = self.src
         events = document_order({name: nodes for name, nodes in caps.items() if name != "decor"})
-        decor = [n for n in caps.get("decor", ()) if n.type == "attribute_item"
-                 or src[n.start_byte:n.start_byte + 3] in (b"///", b"/**", b"//!", b"/*!")]
+        # Captures do not come back in document order; the attribute/doc scan needs it.
+        decor = sorted((n for n in caps.get("decor", ()) if n.type == "attribute_item"
+                        or src[n.start_byte:n.start_byte + 3] in (b"///", b"/**", b"//!", b"/*!")),
+                       key=lambda n: n.start_byte)
         file_scope = _Scope(
             end=len(self.src) + 1, kind="file", module=self.layout.module, prefix=self.layout.module,
             source_qn=mqn, source_sig=fsym.signature_hash, is_test=self.test_file,
