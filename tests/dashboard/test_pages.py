@@ -298,7 +298,7 @@ def test_coverage_shows_problems_and_charts(app: App, shop: Indexed) -> None:
     at.button(key="coverage_lang_go").click().run()
     clean(at)
     charts = at.get("plotly_chart")
-    assert len(charts) == 3
+    assert len(charts) == 4
     spec = charts[1].proto.spec
     assert "Unresolved references by language" in spec and '"python"' in spec
 
