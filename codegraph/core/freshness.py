@@ -36,11 +36,18 @@ def checkout_drift(repo_path: str | None, graph_commit: str | None, cwd: Path | 
         return None
     top = _git(cwd, "rev-parse", "--show-toplevel")
     head = _git(cwd, "rev-parse", "HEAD")
+    # The indexed repo may be a folder inside the checkout: only its files count, and
+    # they are reported relative to it, as the graph names them.
+    repo_top = _git(Path(repo_path), "rev-parse", "--show-prefix") or ""
+
+    def mine(paths: list[str]) -> list[str]:
+        return [p[len(repo_top):] for p in paths if p.startswith(repo_top)][:max_files]
+
     changed: list[str] = []
     if head and graph_commit and head != graph_commit:
         diff = _git(cwd, "diff", "--name-only", graph_commit, head)
-        changed = diff.splitlines()[:max_files] if diff else []
-    status = _git(cwd, "status", "--porcelain", "--untracked-files=no") or ""
-    uncommitted = [line[3:] for line in status.splitlines()][:max_files]
-    return {"checkout": top, "head": head, "matches_graph": head == graph_commit and not uncommitted,
+        changed = mine(diff.splitlines()) if diff else []
+    status = _git(Path(top or cwd), "status", "--porcelain", "--untracked-files=no", "--", repo_top or ".") or ""
+    uncommitted = mine([line[3:] for line in status.splitlines()])
+    return {"checkout": top, "head": head, "matches_graph": (head == graph_commit or not changed) and not uncommitted,
             "changed_since": changed, "uncommitted": uncommitted}

@@ -140,6 +140,8 @@ class ImpactResult:
     # Files that import a reached symbol by name (symbol targets only; for file, table,
     # endpoint and topic targets importers are callers with via IMPORTS).
     importers: list[Caller] = field(default_factory=list)
+    # Dispatch: base declarations whose callers were walked too, overrides to review.
+    widened: list[dict[str, Any]] = field(default_factory=list)
     # Endpoint targets: what the handler calls (out CALLS, up to the depth).
     downstream: list[Caller] = field(default_factory=list)
     # Pages to re-check: {route, app, file, repo, depth, via, evidence}, nearest first.
@@ -176,6 +178,45 @@ def _is_test(n: Node, file_is_test: dict[str, bool]) -> bool:
     if n.label == FILE:
         return bool(p.get("is_test"))
     return False
+
+
+def _hierarchy(store: GraphStore, classes: list[Node], direction: str, levels: int = 6) -> list[Node]:
+    """Ancestors ("out" over EXTENDS/IMPLEMENTS) or descendants ("in") of ``classes``."""
+    seen = {c.uid for c in classes}
+    frontier, out = [c.uid for c in classes], []
+    for _ in range(levels):
+        hits = store.neighbours(frontier, direction, [EXTENDS, IMPLEMENTS]) if frontier else {}
+        frontier = []
+        for lst in hits.values():
+            for h in lst:
+                if h.node.label == SYMBOL and h.node.uid not in seen:
+                    seen.add(h.node.uid)
+                    out.append(h.node)
+                    frontier.append(h.node.uid)
+    return out
+
+
+def _dispatch(store: GraphStore, targets: list[Node]) -> tuple[list[Node], list[Node]]:
+    """For method targets: same-named methods on ancestor types (their callers may run
+    the target through dynamic dispatch) and on descendant types (overrides to review)."""
+    methods = [n for n in targets if n.label == SYMBOL and n.props.get("kind") == "method" and n.props.get("parent")]
+    if not methods:
+        return [], []
+    parents = store.symbols_by_qualified_name(list({m.props["parent"] for m in methods}))
+    result: list[list[Node]] = []
+    for direction in ("out", "in"):
+        found: dict[str, Node] = {}
+        for m in methods:
+            owners = [c for c in parents.get(m.props["parent"], []) if c.repo == m.repo]
+            related = _hierarchy(store, owners, direction)
+            by_file = store.nodes_in_files(m.repo, list({c.props["file"] for c in related})) if related else {}
+            qns = {c.props["qualified_name"] for c in related}
+            for lst in by_file.values():
+                for n in lst:
+                    if n.props.get("name") == m.props["name"] and n.props.get("parent") in qns:
+                        found.setdefault(n.uid, n)
+        result.append(list(found.values()))
+    return result[0], result[1]
 
 
 def _widen(store: GraphStore, targets: list[Node]) -> list[Node]:
@@ -418,7 +459,13 @@ def impact(
     step("resolve target", f"{len(resolved)} match(es)")
     types = list(edge_types or CALLER_EDGES)
     start = _widen(store, resolved)
-    step("widen", f"{len(start)} start node(s)")
+    bases, overrides = _dispatch(store, resolved)
+    start.extend(n for n in bases if n.uid not in {s.uid for s in start})
+    widened = ([{"node": NodeRef.of(n), "reason": "base declaration: its callers may dispatch to the target"}
+                for n in bases]
+               + [{"node": NodeRef.of(n), "reason": "override: review it when the target's contract changes"}
+                  for n in overrides])
+    step("widen", f"{len(start)} start node(s), {len(bases)} base declaration(s), {len(overrides)} override(s)")
 
     # Starting from a table / endpoint / topic: the symbols that touch it are depth 1.
     visited: dict[str, Caller | None] = {n.uid: None for n in start}
@@ -562,7 +609,7 @@ def impact(
         tables=list(tables.values()), unresolved=unresolved, total_callers=total, shown_callers=len(shown),
         truncated=total > offset + len(shown), steps=steps,
         freshness=freshness(store, {n.repo for n in resolved}), edge_types=types, importers=imp_found,
-        downstream=downstream, pages=pages)
+        downstream=downstream, pages=pages, widened=widened)
 
 
 __all__ = ["Caller", "EntryPoint", "ImpactResult", "NodeRef", "Step", "callers", "freshness", "impact", "STUB"]

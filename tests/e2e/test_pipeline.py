@@ -146,3 +146,24 @@ def test_impact_walks_callers_with_paths(env) -> None:
     assert {c.node.qualified_name for c in shallow.callers if c.via == CALLS} == {"core.mid"}
     assert res.freshness and res.freshness[0]["repo"] == "demo"
     assert "not that nothing can break" in res.notice
+
+
+def test_impact_widens_through_dynamic_dispatch(env) -> None:
+    root, graph, run = env
+    write(root, {
+        "shapes.py": (
+            "class Shape:\n    def area(self):\n        return 0\n\n\n"
+            "class Square(Shape):\n    def area(self):\n        return 4\n\n\n"
+            "class Cube(Square):\n    def area(self):\n        return 6\n"
+        ),
+        "use.py": "from shapes import Shape, Square\n\n\ndef total(s: Shape):\n    return s.area()\n\n\n"
+                  "def direct():\n    return Square().area()\n",
+    })
+    run()
+    res = impact(graph, "shapes.Square.area", depth=2)
+    callers = {c.node.qualified_name: c.path for c in res.callers if c.via == CALLS}
+    # direct() calls Square.area; total() calls Shape.area, which may run Square.area.
+    assert callers == {"use.direct": ["use.direct", "shapes.Square.area"],
+                       "use.total": ["use.total", "shapes.Shape.area"]}
+    assert {(w["node"].qualified_name, w["reason"].split(":")[0]) for w in res.widened} == {
+        ("shapes.Shape.area", "base declaration"), ("shapes.Cube.area", "override")}
