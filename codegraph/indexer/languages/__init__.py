@@ -75,6 +75,10 @@ def link_repo(extractions: list, root: Path | None = None) -> None:
     interface IMPLEMENTS; JavaScript/TypeScript maps tsconfig paths and workspace
     packages to files (``js_modules``). Mutates ``extractions`` in place; safe to run twice."""
     languages = {fx.file.language for fx in extractions}
+    if "python" in languages:
+        from codegraph.indexer.languages.py_roots import link_python_roots
+
+        link_python_roots(extractions)
     if languages & {"javascript", "typescript", "tsx"}:
         from codegraph.indexer.languages.js_modules import link_js_modules
 

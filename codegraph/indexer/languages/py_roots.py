@@ -1,0 +1,99 @@
+"""Python package roots below the repository root (a repo-wide link pass).
+
+Module names come from paths (``backend/open_webui/models.py`` ->
+``backend.open_webui.models``), but code in such a tree imports ``open_webui.models``:
+its package root is ``backend/``, put on ``sys.path`` by the app's launcher. A top-level
+package is a folder with ``__init__.py`` whose parent has none; for every reference
+candidate that names such a package by its bare name, this pass adds the variant under
+each root where the package lives. The bare-name candidate stays first, so a package at
+the repo root (or under ``src/``, which module naming already strips) still wins.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from codegraph.indexer.records import FileExtraction
+
+MAX_ROOTS_PER_PACKAGE = 4
+
+
+def package_roots(paths: set[str]) -> dict[str, list[str]]:
+    """Top-level package name -> parent folders (repo-relative, not "" or "src")."""
+    inits = {p.rsplit("/", 1)[0] for p in paths if p.endswith(("/__init__.py", "/__init__.pyi"))}
+    roots: dict[str, list[str]] = {}
+    for d in sorted(inits):
+        parent, _, name = d.rpartition("/")
+        if parent in inits or parent in ("", "src"):
+            continue
+        lst = roots.setdefault(name, [])
+        if len(lst) < MAX_ROOTS_PER_PACKAGE:
+            lst.append(parent)
+    return roots
+
+
+def _variants_qn(qn: str, roots: dict[str, list[str]]) -> list[str]:
+    head = qn.split(".", 1)[0]
+    return [f"{parent.replace('/', '.')}.{qn}" for parent in roots.get(head, ())]
+
+
+def _variants_path(path: str, roots: dict[str, list[str]]) -> list[str]:
+    head = path.split("/", 1)[0]
+    return [f"{parent}/{path}" for parent in roots.get(head, ())]
+
+
+def _paths(paths: list[str], roots: dict[str, list[str]]) -> list[str]:
+    out = list(paths)
+    for p in paths:
+        out.extend(v for v in _variants_path(p, roots) if v not in out)
+    return out
+
+
+def _expand(cand: dict[str, Any], roots: dict[str, list[str]]) -> list[dict[str, Any]]:
+    extra: list[dict[str, Any]] = []
+    if "qn" in cand:
+        extra += [{**cand, "qn": v} for v in _variants_qn(cand["qn"], roots)]
+    if "owner" in cand:
+        extra += [{**cand, "owner": v} for v in _variants_qn(cand["owner"], roots)]
+    if "path" in cand:
+        extra += [{**cand, "path": v} for v in _variants_path(cand["path"], roots)]
+    if "file" in cand:
+        files = _paths(list(cand["file"]), roots)
+        if files != list(cand["file"]):
+            extra.append({**cand, "file": files})
+    if "owner_export" in cand:
+        oe = cand["owner_export"]
+        files = _paths(list(oe.get("file", [])), roots)
+        if files != list(oe.get("file", [])):
+            extra.append({**cand, "owner_export": {**oe, "file": files}})
+    return extra
+
+
+def link_python_roots(extractions: list[FileExtraction]) -> None:
+    """Add package-root variants to the Python references and re-exports in place
+    (idempotent: a variant already present is not added again)."""
+    py = [fx for fx in extractions if fx.file.language == "python"]
+    roots = package_roots({fx.file.path for fx in py})
+    if not roots:
+        return
+    for fx in py:
+        for ref in fx.references:
+            cands = ref.extra.get("candidates")
+            if not cands:
+                continue
+            seen = {json.dumps(c, sort_keys=True) for c in cands}
+            out = list(cands)
+            for c in cands:
+                for v in _expand(c, roots):
+                    key = json.dumps(v, sort_keys=True)
+                    if key not in seen:
+                        seen.add(key)
+                        out.append(v)
+            if len(out) != len(cands):
+                ref.extra["candidates"] = out
+        for target in fx.exports.values():
+            if "from" in target:
+                target["from"] = _paths(list(target["from"]), roots)
+            if "from_all" in target:
+                target["from_all"] = [_paths(list(g), roots) for g in target["from_all"]]
