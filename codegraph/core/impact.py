@@ -425,8 +425,9 @@ def _callees(store: GraphStore, handlers: list[str], nodes: dict[str, Node], dep
 
 
 def callers(store: GraphStore, target: str, repo: str | None = None, limit: int = 200) -> ImpactResult:
-    """Direct callers (depth 1, CALLS only) of every node ``target`` names."""
-    return impact(store, target, repo=repo, depth=1, edge_types=[CALLS], limit=limit)
+    """Direct callers (depth 1, CALLS only) of every node ``target`` names: exactly the
+    edges the graph has, without widening through dynamic dispatch."""
+    return impact(store, target, repo=repo, depth=1, edge_types=[CALLS], limit=limit, dispatch=False)
 
 
 def impact(
@@ -438,8 +439,12 @@ def impact(
     include_tests: bool = True,
     limit: int = 500,
     offset: int = 0,
+    dispatch: bool = True,
 ) -> ImpactResult:
     """Blast radius of ``target`` (see codegraph.core.targets for the forms).
+
+    ``dispatch``: for a method, also walk the callers of the same-named methods on its
+    base types (they may run it through dynamic dispatch) and list its overrides.
 
     Returns an ImpactResult with callers ordered by depth then name, ``offset``/``limit``
     paging through them (totals always for the whole radius), per-step milliseconds and
@@ -459,7 +464,7 @@ def impact(
     step("resolve target", f"{len(resolved)} match(es)")
     types = list(edge_types or CALLER_EDGES)
     start = _widen(store, resolved)
-    bases, overrides = _dispatch(store, resolved)
+    bases, overrides = _dispatch(store, resolved) if dispatch else ([], [])
     start.extend(n for n in bases if n.uid not in {s.uid for s in start})
     widened = ([{"node": NodeRef.of(n), "reason": "base declaration: its callers may dispatch to the target"}
                 for n in bases]
