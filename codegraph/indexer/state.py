@@ -58,9 +58,16 @@ def decode(blob: bytes) -> FileExtraction:
     )
 
 
+# Decoded extractions of this process, keyed by (state file, repo, path) with the
+# compressed blob's hash: a long-running `watch` or dashboard process decodes a file's
+# records once, not on every refresh.
+_DECODED: dict[tuple[str, str, str], tuple[int, FileExtraction]] = {}
+
+
 class StateStore:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        self._key = str(path.resolve())
         self.conn = sqlite3.connect(path, timeout=60, check_same_thread=False)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.executescript(SCHEMA)
@@ -84,15 +91,24 @@ class StateStore:
     def extractions(self, repo: str, paths: list[str] | None = None) -> dict[str, FileExtraction]:
         if paths is None:
             rows = self.conn.execute("SELECT path, extraction FROM file_state WHERE repo=?", (repo,))
-            return {r[0]: decode(r[1]) for r in rows}
+            return {r[0]: self._decode(repo, r[0], r[1]) for r in rows}
         out: dict[str, FileExtraction] = {}
         for i in range(0, len(paths), 500):
             part = paths[i:i + 500]
             rows = self.conn.execute(
                 f"SELECT path, extraction FROM file_state WHERE repo=? AND path IN ({','.join('?' * len(part))})",
                 (repo, *part))
-            out.update({r[0]: decode(r[1]) for r in rows})
+            out.update({r[0]: self._decode(repo, r[0], r[1]) for r in rows})
         return out
+
+    def _decode(self, repo: str, path: str, blob: bytes) -> FileExtraction:
+        key, h = (self._key, repo, path), hash(blob)
+        hit = _DECODED.get(key)
+        if hit is not None and hit[0] == h:
+            return hit[1]
+        fx = decode(blob)
+        _DECODED[key] = (h, fx)
+        return fx
 
     def save(
         self,

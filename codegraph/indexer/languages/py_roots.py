@@ -70,6 +70,17 @@ def _expand(cand: dict[str, Any], roots: dict[str, list[str]]) -> list[dict[str,
     return extra
 
 
+def _mentions_root(cand: dict[str, Any], heads: set[str]) -> bool:
+    """Cheap pre-check: does the candidate name a top-level package that has a root?"""
+    for key in ("qn", "owner"):
+        if key in cand and cand[key].split(".", 1)[0] in heads:
+            return True
+    if "path" in cand and cand["path"].split("/", 1)[0] in heads:
+        return True
+    files = list(cand.get("file", ())) + list(cand.get("owner_export", {}).get("file", ()))
+    return any(f.split("/", 1)[0] in heads for f in files)
+
+
 def link_python_roots(extractions: list[FileExtraction]) -> None:
     """Add package-root variants to the Python references and re-exports in place
     (idempotent: a variant already present is not added again)."""
@@ -77,10 +88,11 @@ def link_python_roots(extractions: list[FileExtraction]) -> None:
     roots = package_roots({fx.file.path for fx in py})
     if not roots:
         return
+    heads = set(roots)
     for fx in py:
         for ref in fx.references:
             cands = ref.extra.get("candidates")
-            if not cands:
+            if not cands or not any(_mentions_root(c, heads) for c in cands):
                 continue
             seen = {json.dumps(c, sort_keys=True) for c in cands}
             out = list(cands)
@@ -93,7 +105,8 @@ def link_python_roots(extractions: list[FileExtraction]) -> None:
             if len(out) != len(cands):
                 ref.extra["candidates"] = out
         for target in fx.exports.values():
-            if "from" in target:
+            if "from" in target and any(p.split("/", 1)[0] in heads for p in target["from"]):
                 target["from"] = _paths(list(target["from"]), roots)
             if "from_all" in target:
-                target["from_all"] = [_paths(list(g), roots) for g in target["from_all"]]
+                target["from_all"] = [_paths(list(g), roots) if any(p.split("/", 1)[0] in heads for p in g) else g
+                                      for g in target["from_all"]]
