@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 BIN=.venv/bin
 STDLIB=$($BIN/python -c "import sysconfig; print(sysconfig.get_paths()['stdlib'])")
 export CODEGRAPH_HOME="${CODEGRAPH_HOME:-$PWD/.codegraph/demo}"
+# The demo runs on the embedded stores whatever `make services` left configured.
+export CODEGRAPH_GRAPH=embedded CODEGRAPH_SEARCH=embedded
 echo "indexing the Python standard library at $STDLIB into $CODEGRAPH_HOME (tests left out)"
 $BIN/codegraph index "$STDLIB" --repo stdlib --no-embed -x 'test/' -x 'idlelib/idle_test/' -x 'lib2to3/tests/' -x 'tkinter/test/'
 $BIN/codegraph impact json.loads --depth 2 --limit 15

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `make services-stop`: stop the local Elasticsearch and Neo4j servers. Data, downloads and
-# .codegraph/services.env stay, so `make services` brings back the same stores.
+# `make services-stop`: stop the local Elasticsearch and Neo4j servers. Data and downloads
+# stay, so `make services` brings back the same stores. .codegraph/services.env is moved
+# aside (services.env.stopped): with the servers gone, `codegraph` falls back to the
+# embedded stores instead of pointing at dead addresses; `make services` writes it again.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -10,4 +12,7 @@ if [[ -f "$ES" ]]; then
   bash "$ES" stop || rc=1
 fi
 bash "$ROOT/scripts/services/neo4j/neo4j.sh" stop || rc=1
+if [[ -f "$ROOT/.codegraph/services.env" ]]; then
+  mv -f "$ROOT/.codegraph/services.env" "$ROOT/.codegraph/services.env.stopped"
+fi
 exit "$rc"
