@@ -10,7 +10,7 @@ export CODEGRAPH_HOME="${CODEGRAPH_HOME:-$PWD/.codegraph/demo}"
 # The demo runs on the embedded stores whatever `make services` left configured.
 export CODEGRAPH_GRAPH=embedded CODEGRAPH_SEARCH=embedded
 echo "indexing the Python standard library at $STDLIB into $CODEGRAPH_HOME (tests left out)"
-$BIN/codegraph index "$STDLIB" --repo stdlib --no-embed -x 'test/' -x 'idlelib/idle_test/' -x 'lib2to3/tests/' -x 'tkinter/test/'
+$BIN/codegraph index "$STDLIB" --repo stdlib --no-embed -x 'test/' -x 'tests/' -x 'idle_test/'
 $BIN/codegraph impact json.loads --depth 2 --limit 15
 echo "embedding search chunks in the background (log: $CODEGRAPH_HOME/embed.log); vector search improves as it runs"
 nohup $BIN/codegraph embed --repo stdlib > "$CODEGRAPH_HOME/embed.log" 2>&1 &

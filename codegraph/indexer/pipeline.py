@@ -73,9 +73,12 @@ def git_head(root: Path) -> str | None:
     """The commit checked out at ``root`` (worktrees resolve to their repo), or None."""
     try:
         out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        # A folder the enclosing repository ignores (an installed Python inside a pyenv
+        # clone) is not at that repository's commit.
+        ignored = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", "."], capture_output=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return out.stdout.strip() if out.returncode == 0 else None
+    return out.stdout.strip() if out.returncode == 0 and ignored.returncode != 0 else None
 
 
 def file_hash(data: bytes) -> str:
