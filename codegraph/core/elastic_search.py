@@ -360,9 +360,14 @@ class ElasticsearchIndex:
         self._ready.discard(index)
 
     # -- reads ------------------------------------------------------------------------
-    def chunk_ids_by_file(self, repo: str) -> dict[str, list[str]]:
+    def chunk_ids_by_file(self, repo: str, paths: list[str] | None = None) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
-        for h in self._scan(self.index_name(repo), {"term": {"repo": repo}}, ["file", "chunk_id"]):
+        query: dict[str, Any] = {"term": {"repo": repo}}
+        if paths is not None:
+            if not paths:
+                return {}
+            query = {"bool": {"filter": [query, {"terms": {"file": paths}}]}}
+        for h in self._scan(self.index_name(repo), query, ["file", "chunk_id"]):
             out.setdefault(h["_source"]["file"], []).append(h["_source"]["chunk_id"])
         return dict(sorted(out.items()))
 

@@ -333,11 +333,16 @@ class EmbeddedSearchIndex:
             self._bump(conn, {repo})
 
     # -- reads ------------------------------------------------------------------------
-    def chunk_ids_by_file(self, repo: str) -> dict[str, list[str]]:
+    def chunk_ids_by_file(self, repo: str, paths: list[str] | None = None) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
-        for path, cid in self._conn().execute(
-            "SELECT file, chunk_id FROM chunks WHERE repo = ? ORDER BY file, chunk_id", (repo,)
-        ):
+        if paths is None:
+            rows: Any = self._conn().execute(
+                "SELECT file, chunk_id FROM chunks WHERE repo = ? ORDER BY file, chunk_id", (repo,))
+        else:
+            rows = [r for batch in _batches(paths) for r in self._conn().execute(
+                f"SELECT file, chunk_id FROM chunks WHERE repo = ? AND file IN ({_qmarks(len(batch))}) "
+                "ORDER BY file, chunk_id", [repo, *batch])]
+        for path, cid in rows:
             out.setdefault(path, []).append(cid)
         return out
 

@@ -37,8 +37,8 @@ class SearchIndex(Protocol):
     def delete_chunks(self, repo: str, chunk_ids: list[str]) -> int:
         """Delete chunks by id (with their vectors); returns how many were asked to go."""
 
-    def chunk_ids_by_file(self, repo: str) -> dict[str, list[str]]:
-        """path -> chunk ids currently stored for that file."""
+    def chunk_ids_by_file(self, repo: str, paths: list[str] | None = None) -> dict[str, list[str]]:
+        """path -> chunk ids currently stored for that file (only ``paths`` when given)."""
 
     def bm25(self, query: str, k: int, repo: str | None = None) -> list[tuple[str, float]]:
         """Top-k (chunk_id, score) by BM25, best first."""

@@ -320,7 +320,7 @@ def apply_extractions(
             # Only chunks that vanished from a changed file go: an unchanged function in an
             # edited file keeps its chunk id and content hash, hence its vector.
             keep = {c.chunk_id for c in chunks}
-            existing = search.chunk_ids_by_file(repo)
+            existing = search.chunk_ids_by_file(repo, list(fresh))
             gone = [cid for p in fresh for cid in existing.get(p, ()) if cid not in keep]
             search.delete_chunks(repo, gone)
         for i in range(0, len(chunks), 2000):

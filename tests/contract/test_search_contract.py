@@ -177,6 +177,10 @@ def test_delete_chunks_removes_only_those_chunks(index: SearchIndex, srepo: str)
     index.upsert_chunks(cs)
     index.set_vectors({c.chunk_id: v for c, v in zip(cs, unit(np.random.default_rng(3), len(cs)), strict=True)})
     gone, kept = cs[:2], cs[2:]
+    some = sorted({c.file for c in cs})[:2]
+    assert {f: sorted(v) for f, v in index.chunk_ids_by_file(srepo, some).items()} == {
+        f: sorted(c.chunk_id for c in cs if c.file == f) for f in some}
+    assert index.chunk_ids_by_file(srepo, []) == {}
     index.delete_chunks(srepo, [c.chunk_id for c in gone])
     assert set(index.get_chunks([c.chunk_id for c in cs])) == {c.chunk_id for c in kept}
     assert not set(ids(index.knn(unit(np.random.default_rng(4), 1)[0], 50, repo=srepo))) & {c.chunk_id for c in gone}
