@@ -13,7 +13,6 @@ import hashlib
 import os
 import subprocess
 import time
-from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -351,7 +350,8 @@ def default_repo_name(root: Path) -> str:
     return root.resolve().name or "root"
 
 
-__all__ = ["IndexSummary", "Counter", "default_repo_name", "git_head", "index_repo"]
+__all__ = ["IndexSummary", "apply_extractions", "default_repo_name", "extract_tree", "git_head", "index_repo",
+           "load_extractions"]
 
 
 def extract_tree(
