@@ -46,7 +46,16 @@ from codegraph.audit_text import FAMILY, TextHit, call_pattern, find_calls, gene
 from codegraph.core.errors import BadInput, TargetNotFound
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.impact import callers
-from codegraph.core.models import CALLS, EXTENDS, FILE, STUB, SYMBOL, Node, repo_uid
+from codegraph.core.models import (
+    CALLS,
+    EXTENDS,
+    FILE,
+    STUB,
+    SYMBOL,
+    Node,
+    Step,
+    repo_uid,
+)
 
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
 # How extractors name constructors (Python, JS/TS, JVM bytecode style, C#).
@@ -70,13 +79,6 @@ NOTICE = ("Text search is a second witness, not ground truth: read the disagreem
           "extraction exists for the audited languages.")
 MAX_SITES = 5  # per disagreement, in answers
 POOL_MIN_FILES = 64  # below this, stripping in-process is faster than starting workers
-
-
-@dataclass(slots=True)
-class Step:
-    name: str
-    ms: float
-    detail: str = ""
 
 
 @dataclass(slots=True)

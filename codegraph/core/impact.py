@@ -43,6 +43,7 @@ from codegraph.core.models import (
     USES_TYPE,
     WRITES,
     Node,
+    Step,
     file_uid,
 )
 from codegraph.core.targets import resolve_target
@@ -55,13 +56,6 @@ CALLER_EDGES = (CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, CALLS_H
 _BOUNDARY_IN = (READS, WRITES, TOUCHES, EXPOSES, PRODUCES, CONSUMES, CALLS_HTTP)
 TYPE_KINDS = {"class", "interface", "struct", "enum", "trait", "record", "object", "union"}
 _TEST_NAME = re.compile(r"^(test_|Test)|(_test|Test|Tests|Spec)$")
-
-
-@dataclass(slots=True)
-class Step:
-    name: str
-    ms: float
-    detail: str = ""
 
 
 @dataclass(slots=True)

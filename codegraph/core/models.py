@@ -149,6 +149,15 @@ class Edge:
 
 
 @dataclass(slots=True)
+class Step:
+    """One step of an answer (impact, search, audit) and its wall-clock milliseconds."""
+
+    name: str
+    ms: float
+    detail: str = ""
+
+
+@dataclass(slots=True)
 class EdgeHit:
     """One step of a neighbour query: the edge and the node at its other end."""
 

@@ -16,7 +16,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from codegraph.core.errors import CodegraphError
-from codegraph.core.models import Chunk
+from codegraph.core.models import (
+    Chunk,
+    Step,
+)
 from codegraph.core.search_index import SearchIndex
 
 if TYPE_CHECKING:
@@ -121,13 +124,6 @@ class SearchHit:
     knn_rank: int | None = None
     bm25_score: float | None = None
     knn_similarity: float | None = None
-
-
-@dataclass(slots=True)
-class Step:
-    name: str
-    ms: float
-    detail: str = ""
 
 
 @dataclass(slots=True)
