@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape as esc
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from codegraph.cli_console import is_terminal, make_console
 from codegraph.core.errors import CodegraphError, StoreUnavailable
 from codegraph.core.settings import Settings, load_settings
 
@@ -35,10 +35,12 @@ app = typer.Typer(
     ),
     no_args_is_help=True,
     add_completion=False,
+    # Off a terminal, usage errors are click's plain lines instead of an 80-column box.
+    rich_markup_mode="rich" if is_terminal(stderr=True) else None,
     pretty_exceptions_enable=False,
 )
-console = Console()
-err = Console(stderr=True)
+console = make_console()
+err = make_console(stderr=True)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
 RepoOpt = Annotated[str | None, typer.Option("--repo", "-r", help="Limit to one indexed repository (by name).")]

@@ -9,10 +9,11 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-console = Console()
+from codegraph.cli_console import make_console
+
+console = make_console()
 
 
 def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> None:
