@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 CLI = [sys.executable, "-m", "codegraph"]
 
 
