@@ -388,10 +388,13 @@ def stats(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
     """Counts per repo: files, symbols, edges by type, stubs, coverage, search chunks."""
 
     def body(ctx: _Ctx) -> None:
+        from codegraph.core.figures import figures
         from codegraph.core.impact import freshness
 
+        graph_counts = ctx.graph.counts(repo)
+        fig = figures(ctx.graph, repo, graph_counts)
         out = {"graph_backend": ctx.graph.backend, "search_backend": ctx.search.backend,
-               "graph": ctx.graph.counts(repo), "search": ctx.search.stats(repo),
+               "graph": graph_counts, "figures": fig.to_dict(), "search": ctx.search.stats(repo),
                "unsupported_by_extension": {r.props.get("name"): r.props.get("unsupported") or {}
                                             for r in ctx.graph.repos() if not repo or r.props.get("name") == repo},
                "freshness": freshness(ctx.graph, {repo} if repo else None)}
@@ -404,6 +407,10 @@ def stats(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
             t.add_row(f"nodes: {label}", str(n))
         for et, n in sorted(g["edges"].items()):
             t.add_row(f"edges: {et}", str(n))
+        t.add_row("figures", f"files {fig.files}, symbols {fig.symbols}, edges {fig.edges}, stubs {fig.stubs}, "
+                  f"unresolved references {fig.stub_references}/{fig.reference_edges} "
+                  f"({'n/a' if fig.unresolved_pct is None else f'{fig.unresolved_pct} %'}), "
+                  f"unsupported files {fig.unsupported_files}")
         t.add_row("files by language", ", ".join(f"{k} {v}" for k, v in sorted(g["languages"].items(), key=lambda kv: -kv[1])))
         t.add_row("parse errors / partial", f"{g['parse_errors']} / {g['partial_files']}")
         t.add_row("search chunks (with vectors)", f"{out['search'].get('chunks')} ({out['search'].get('with_vectors')})")

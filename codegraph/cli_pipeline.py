@@ -184,10 +184,13 @@ def register(app: typer.Typer, run: Any) -> None:
     ) -> None:
         """Count trend per repo (files, symbols, stubs, edges by type) with drops flagged.
 
-        Exit 1 when a count dropped by more than the threshold; lists vanished symbols."""
+        Exit 1 when a count that should not fall (files, symbols, edges) dropped by more than
+        the threshold; a fall of stubs, parse errors or unsupported files is progress and
+        is listed under "improved". Lists vanished symbols."""
 
         def body(ctx: Any) -> None:
-            from codegraph.core.baselines import compare, snapshots
+            from codegraph.core.baselines import snapshots
+            from codegraph.core.figures import compare, lower_is_better
             from codegraph.indexer.state import StateStore
 
             names = [repo] if repo else [r.props["name"] for r in ctx.graph.repos()]
@@ -202,7 +205,9 @@ def register(app: typer.Typer, run: Any) -> None:
                 cur = snaps[-1]
                 base = next((s for s in snaps if s["taken_at"] == against), None) if against else (
                     snaps[-2] if len(snaps) > 1 else None)
-                drops = compare(base["counts"], cur["counts"], threshold) if base else []
+                fell = compare(base["counts"], cur["counts"], threshold) if base else []
+                drops = [d for d in fell if not lower_is_better(d.key)]
+                improved = [d for d in fell if lower_is_better(d.key)]
                 if base and drops:
                     before = state.snapshot_symbols(name, base["taken_at"]) or set()
                     after = state.snapshot_symbols(name, cur["taken_at"]) or set()
@@ -212,7 +217,7 @@ def register(app: typer.Typer, run: Any) -> None:
                             d.disappeared = gone[:200]
                 flagged = flagged or bool(drops)
                 report.append({"repo": name, "snapshots": len(snaps), "baseline": base, "current": cur,
-                               "trend": snaps[-20:], "drops": drops})
+                               "trend": snaps[-20:], "drops": drops, "improved": improved})
             state.close()
             if as_json:
                 emit_json(report)
@@ -236,6 +241,8 @@ def register(app: typer.Typer, run: Any) -> None:
                         console.print(f"[red]drop[/red] {d.key}: {d.baseline} -> {d.current} (-{d.percent}%)")
                         for q in d.disappeared[:20]:
                             console.print(f"   gone: {q}", highlight=False)
+                    for d in r.get("improved", []):
+                        console.print(f"[green]improved[/green] {d.key}: {d.baseline} -> {d.current} (-{d.percent}%)")
             if flagged:
                 raise typer.Exit(1)
 

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from codegraph import __version__
 from codegraph.core.errors import BadInput, CodegraphError, StoreUnavailable
+from codegraph.core.figures import figures
 from codegraph.core.impact import EMPTY_NOTICE, ImpactResult, freshness, impact
 from codegraph.core.models import CALLS, EDGE_TYPES, ENDPOINT, TABLE
 from codegraph.core.settings import Settings, load_settings
@@ -465,6 +466,7 @@ def build_server(settings: Settings | None = None) -> MCPServer:
             _ensure_repo(graph, repo)
             steps.mark("open graph")
             counts = graph.counts(repo)
+            fig = figures(graph, repo, counts)
             steps.mark("graph counts")
             try:
                 search_stats: dict[str, Any] = stores.search.stats(repo)
@@ -473,18 +475,21 @@ def build_server(settings: Settings | None = None) -> MCPServer:
             steps.mark("search stats")
             fresh = freshness(graph, {repo} if repo else None)
             steps.mark("freshness")
-            nodes, edges = counts.get("nodes", {}), counts.get("edges", {})
+            edges = counts.get("edges", {})
             calls = edges.get(CALLS, 0)
             data = {"tool": "stats", "query": {"repo": repo}, "graph_backend": graph.backend,
-                    "graph": counts, "search": search_stats, "items": [], "complete": True,
+                    "graph": counts, "figures": fig.to_dict(), "search": search_stats, "items": [], "complete": True,
                     **_page(None, 0, 0, 0), "freshness": fresh, "notice": EMPTY_NOTICE, "steps": steps.items}
             md = [f"## Index stats{' of ' + repo if repo else ''} ({graph.backend} graph)",
                   "- files by language: " + (", ".join(f"{k} {v}" for k, v in sorted(
                       counts.get("languages", {}).items(), key=lambda kv: -kv[1])) or "none"),
                   f"- parse errors: {counts.get('parse_errors', 0)}, partial files: {counts.get('partial_files', 0)}",
-                  f"- symbols: {nodes.get('Symbol', 0)}, unresolved stubs: {nodes.get('UnresolvedSymbol', 0)}, "
+                  f"- symbols: {fig.symbols}, unresolved stubs: {fig.stubs}, edges: {fig.edges}, "
                   f"CALLS edges: {calls}",
-                  "- edges: " + (", ".join(f"{k} {v}" for k, v in sorted(edges.items())) or "none"),
+                  f"- unresolved references: {fig.stub_references} of {fig.reference_edges} "
+                  f"({'n/a' if fig.unresolved_pct is None else f'{fig.unresolved_pct} %'}), "
+                  f"unsupported files: {fig.unsupported_files}",
+                  "- edges by type: " + (", ".join(f"{k} {v}" for k, v in sorted(edges.items())) or "none"),
                   f"- search chunks: {search_stats.get('chunks', 'n/a')} "
                   f"(with vectors: {search_stats.get('with_vectors', 'n/a')})"
                   + (f" — {search_stats['error']}" if "error" in search_stats else "")]

@@ -2,7 +2,10 @@
 the trend with drops flagged (DESIGN.md 'Graph model': CountSnapshot).
 
 A snapshot's ``counts`` is a flat dict: ``files``, ``symbols``, ``stubs``,
-``edges.<TYPE>``, ``files.<language>``, ``parse_errors``, ``partial_files``. The symbol
+``edges.<TYPE>``, ``files.<language>``, ``parse_errors``, ``partial_files``, and (from
+snapshots taken by take_snapshot) ``stub_references`` and ``unsupported_files`` as
+core.figures defines them. Which way each count should move, and which drops are
+regressions, is core.figures' (``regressions``). The symbol
 qualified names of each snapshot are kept (compressed) in the indexer state so that a
 drop can list what disappeared.
 """
@@ -10,10 +13,17 @@ drop can list what disappeared.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from codegraph.core.figures import (
+    Drop,
+    compare,
+    from_counts,
+    regressions,
+    stub_references,
+    unsupported_by_extension,
+)
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import SNAPSHOT, STUB, SYMBOL, Node
 
@@ -38,7 +48,9 @@ def flat_counts(counts: dict[str, Any]) -> dict[str, int]:
 def take_snapshot(graph: GraphStore, repo: str, commit: str | None, taken_at: str | None = None) -> Node:
     """Store a CountSnapshot of ``repo`` now; returns it."""
     at = taken_at or datetime.now(UTC).isoformat(timespec="microseconds")
-    counts = flat_counts(graph.counts(repo))
+    raw = graph.counts(repo)
+    fig = from_counts(raw, sum(stub_references(graph, repo).values()), unsupported_by_extension(graph, repo), 1)
+    counts = flat_counts(raw) | {"stub_references": fig.stub_references, "unsupported_files": fig.unsupported_files}
     node = Node(snapshot_uid(repo, at), SNAPSHOT,
                 {"repo": repo, "taken_at": at, "commit": commit, "counts": json.dumps(counts, sort_keys=True)})
     graph.upsert_nodes([node])
@@ -55,20 +67,4 @@ def snapshots(graph: GraphStore, repo: str) -> list[dict[str, Any]]:
     return sorted(out, key=lambda s: s["taken_at"])
 
 
-@dataclass(slots=True)
-class Drop:
-    key: str
-    baseline: int
-    current: int
-    percent: float
-    disappeared: list[str] = field(default_factory=list)
-
-
-def compare(base: dict[str, int], cur: dict[str, int], threshold_pct: float) -> list[Drop]:
-    """Counts that fell by more than ``threshold_pct`` percent (or to zero)."""
-    drops = []
-    for k, b in sorted(base.items()):
-        c = cur.get(k, 0)
-        if b > 0 and c < b and ((b - c) * 100.0 / b > threshold_pct or c == 0):
-            drops.append(Drop(k, b, c, round((b - c) * 100.0 / b, 1)))
-    return drops
+__all__ = ["Drop", "compare", "flat_counts", "regressions", "snapshot_uid", "snapshots", "take_snapshot"]

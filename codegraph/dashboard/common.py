@@ -142,6 +142,25 @@ def counts(repo: str | None = None) -> dict[str, Any]:
     return merge_counts([_counts(key, version, str(r.props.get("name"))) for r in store.repos()])
 
 
+@st.cache_data(show_spinner="Counting…", max_entries=64, ttl=3600)
+def _figures(key: str, version: str, repo: str | None) -> dict[str, Any]:
+    from codegraph.core.figures import figures as compute
+
+    return compute(graph_store(), repo, counts(repo)).to_dict()
+
+
+def figures(repo: str | None = None) -> Any:
+    """core.figures.Figures of one repo or of all: the one definition of edges, stubs,
+    unresolved share and unsupported files that every page shows (cached per graph
+    version)."""
+    from codegraph.core.figures import Figures
+
+    d = dict(_figures(current_key(), graph_version(graph_store()), repo))
+    d.pop("resolved_references", None)
+    d.pop("unresolved_pct", None)
+    return Figures(**d)
+
+
 # ---------------------------------------------------------------------------- errors
 def one_line(err: BaseException, setting: str | None = None) -> str:
     """A readable single line for ``err``. ``setting`` is named when the fault may be in

@@ -14,22 +14,20 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any
 
+from codegraph.core.figures import REFERENCE_EDGES as _REFS
+from codegraph.core.figures import stub_references
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import (
-    CALLS,
-    EXTENDS,
     FILE,
-    IMPLEMENTS,
-    IMPORTS,
-    INJECTS,
     STUB,
     SYMBOL,
-    USES_TYPE,
 )
 
 PAGE = 5000
 BATCH = 2000
-REFERENCE_EDGES = [CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS]
+REFERENCE_EDGES = list(_REFS)
+__all__ = ["REFERENCE_EDGES", "file_rows", "folder_of", "reference_rows", "reference_totals", "repo_summary",
+           "status_of", "stub_references"]
 
 
 def _all(store: GraphStore, label: str, repo: str | None) -> list[Any]:
@@ -97,20 +95,6 @@ def reference_rows(store: GraphStore, repo: str | None,
         rows.append({"repo": key[0], "language": key[1], "resolved": r, "unresolved": u,
                      "ratio": round(u / (r + u), 4) if r + u else 0.0})
     return rows
-
-
-def stub_references(store: GraphStore, repo: str | None) -> dict[str, int]:
-    """repo -> number of edges that point at an UnresolvedSymbol (cheap: counted by the
-    store, no edge is read)."""
-    out: Counter[str] = Counter()
-    offset = 0
-    while True:
-        part = store.stubs_ranked(repo, limit=PAGE, offset=offset)
-        for node, refs in part:
-            out[node.repo] += refs
-        if len(part) < PAGE:
-            return dict(out)
-        offset += PAGE
 
 
 def reference_totals(edge_counts: dict[str, int], unresolved: int) -> tuple[int, int]:

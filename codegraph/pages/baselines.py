@@ -12,7 +12,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from codegraph.core.baselines import Drop, compare, snapshots
+from codegraph.core.baselines import snapshots
+from codegraph.core.figures import REFERENCE_EDGES, Drop, regressions
 from codegraph.core.impact import freshness
 from codegraph.dashboard.common import (
     age_text,
@@ -29,10 +30,7 @@ from codegraph.dashboard.common import (
 )
 
 MAIN_KEYS = ("files", "symbols", "stubs", "parse_errors", "partial_files")
-REFERENCE_EDGES = ("CALLS", "EXTENDS", "IMPLEMENTS", "USES_TYPE", "INJECTS", "IMPORTS")
 DROP_COLOUR = "#D62728"
-# Counts whose fall is progress (a triager resolved stubs, a parser got better): not flagged.
-BETTER_WHEN_LOWER = frozenset({"stubs", "parse_errors", "partial_files"})
 MAX_GONE = 2000
 
 
@@ -74,8 +72,9 @@ def unresolved_point(counts: dict[str, int]) -> tuple[float | None, str]:
 
 
 def drops(base: dict[str, int], cur: dict[str, int], threshold: float) -> list[Drop]:
-    """``baselines.compare`` without the counts that are better when lower."""
-    return [d for d in compare(base, cur, threshold) if d.key not in BETTER_WHEN_LOWER]
+    """The regressions between two snapshots (core.figures: counts better when lower,
+    such as stubs, never count as a drop; the CLI ``baseline`` uses the same rule)."""
+    return regressions(base, cur, threshold)
 
 
 def _frame(snaps: list[dict[str, Any]]) -> pd.DataFrame:

@@ -11,11 +11,13 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
+from codegraph.core.figures import unsupported_by_extension
 from codegraph.dashboard.common import (
     counts,
     current_key,
     current_repo,
     empty_state,
+    figures,
     graph_store,
     graph_version,
     persistent,
@@ -30,6 +32,7 @@ from codegraph.dashboard.coverage_data import (
     repo_summary,
     stub_references,
 )
+from codegraph.dashboard.figure_text import UNRESOLVED_HELP, UNSUPPORTED_HELP, pct
 
 STATUS_COLOURS = {"full": "#54A24B", "partial": "#F58518", "error": "#E45756", "unsupported": "#BAB0AC"}
 
@@ -90,20 +93,18 @@ def body() -> None:
         return
     stub_refs = _stub_refs(key, version, repo)
     refs = {r: reference_totals(counts(r).get("edges", {}), stub_refs.get(r, 0)) for r in sorted(set(files["repo"]))}
+    f = figures(repo)
 
     st.subheader("Repositories, worst first")
     st.dataframe(repo_summary(files.to_dict("records"), refs), hide_index=True, key="coverage_repos")
 
     by_status = Counter(files["status"])
     m = st.columns(5)
-    m[0].metric("Files", len(files))
+    m[0].metric("Files", f.files)
     m[1].metric("Parse errors", int(files["parse_error"].sum()), help="Files whose parse tree has errors")
     m[2].metric("Partial", by_status["partial"], help=f"{by_status['error']} more file(s) yielded nothing at all")
-    m[3].metric("Unsupported", by_status["unsupported"])
-    unres = sum(u for _, u in refs.values())
-    total = unres + sum(r for r, _ in refs.values())
-    m[4].metric("Unresolved references", f"{100 * unres / total:.1f} %" if total else "n/a",
-                help=f"{unres} of {total} reference edges point at an UnresolvedSymbol stub")
+    m[3].metric("Unsupported files", f.unsupported_files, help=UNSUPPORTED_HELP)
+    m[4].metric("Unresolved references", pct(f.unresolved_pct), help=UNRESOLVED_HELP.format(f=f))
 
     left, right = st.columns(2)
     with left:
@@ -146,16 +147,8 @@ def body() -> None:
 
 
 def _unsupported_from_repos(store: Any, repo: str | None) -> dict[str, int]:
-    """Extension counts the indexer recorded on Repo nodes (``unsupported`` property),
-    when it records them."""
-    out: Counter[str] = Counter()
-    for r in store.repos():
-        if repo and r.props.get("name") != repo:
-            continue
-        data = r.props.get("unsupported")
-        if isinstance(data, dict):
-            out.update({str(k): int(v) for k, v in data.items()})
-    return dict(out)
+    """Extension counts the indexer recorded on Repo nodes (``unsupported`` property)."""
+    return unsupported_by_extension(store, repo)
 
 
 run_page(body, what="The Coverage page")

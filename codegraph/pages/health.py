@@ -11,7 +11,17 @@ from typing import Any
 
 import streamlit as st
 
-from codegraph.dashboard.common import counts, current_key, embedder, graph_store, guard, search_index, settings
+from codegraph.dashboard.common import (
+    counts,
+    current_key,
+    embedder,
+    figures,
+    graph_store,
+    guard,
+    search_index,
+    settings,
+)
+from codegraph.dashboard.figure_text import EDGES_HELP
 
 PACKAGES = ("codegraph-explorer", "streamlit", "streamlit-agraph", "plotly", "neo4j", "elasticsearch", "fastembed",
             "onnxruntime", "numpy", "tree-sitter-language-pack")
@@ -50,12 +60,12 @@ def _graph() -> None:
         where = "" if settings().graph == store.backend else f" at {settings().graph}"
         st.success(f"`{store.backend}` graph reachable{where} · answered in {ms:.0f} ms",
                    icon=":material/check_circle:")
-        c = counts()
-        nodes, edges = c.get("nodes", {}), c.get("edges", {})
+        nodes = counts().get("nodes", {})
+        f = figures()
         c = st.columns(3)
         c[0].metric("Nodes", sum(nodes.values()))
-        c[1].metric("Edges", sum(edges.values()))
-        c[2].metric("Repositories", nodes.get("Repo", 0))
+        c[1].metric("Edges", f.edges, help=EDGES_HELP)
+        c[2].metric("Repositories", f.repos)
         if store.backend == "embedded":
             s = settings()
             st.caption(f"graph.db {_mb(s.graph_db)} · state.db {_mb(s.state_db)} · under `{s.home}`")

@@ -7,29 +7,31 @@ from typing import Any
 import streamlit as st
 
 from codegraph.core.impact import freshness
-from codegraph.core.models import FILE, STRUCTURAL_EDGES, STUB, SYMBOL
+from codegraph.core.models import FILE, STUB, SYMBOL
 from codegraph.dashboard.common import (
     age_text,
     counts,
     current_repo,
     drift_note,
     empty_state,
+    figures,
     graph_store,
     run_page,
     short_sha,
 )
+from codegraph.dashboard.figure_text import EDGES_HELP, STUBS_HELP, UNRESOLVED_HELP, UNSUPPORTED_HELP, pct
 
 
 def _repo_rows(fresh: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for f in fresh:
         c = counts(f["repo"])
-        nodes, edges = c.get("nodes", {}), c.get("edges", {})
+        nodes, fig = c.get("nodes", {}), figures(f["repo"])
         rows.append({
             "repo": f["repo"], "commit": short_sha(f["commit"]),
             "imported": f["last_imported_at"] or "never", "imported age": age_text(f["last_imported_at"]),
             "checked": age_text(f["last_checked_at"]), "files": nodes.get(FILE, 0), "symbols": nodes.get(SYMBOL, 0),
-            "edges": sum(v for k, v in edges.items() if k not in STRUCTURAL_EDGES), "stubs": nodes.get(STUB, 0),
+            "edges": fig.edges, "stubs": nodes.get(STUB, 0), "unresolved %": fig.unresolved_pct,
             "parse errors": c.get("parse_errors", 0), "partial files": c.get("partial_files", 0), "path": f["path"],
         })
     return rows
@@ -44,17 +46,19 @@ def body() -> None:
         empty_state()
         return
     c = counts(repo)
-    nodes, edges = c.get("nodes", {}), c.get("edges", {})
-    derived = {k: v for k, v in edges.items() if k not in STRUCTURAL_EDGES}
+    f = figures(repo)
+    nodes, derived = c.get("nodes", {}), f.edges_by_type
     st.caption(f"{'Repository ' + repo if repo else f'{len(fresh)} repositories'} · "
                f"{store.backend} graph")
-    m = st.columns(6)
+    m = st.columns(8)
     m[0].metric("Repositories", len(fresh))
-    m[1].metric("Files", nodes.get(FILE, 0))
-    m[2].metric("Symbols", nodes.get(SYMBOL, 0))
-    m[3].metric("Edges", sum(derived.values()), help="Derived edges (CALLS, IMPORTS, ...), without IN_REPO/DECLARES")
-    m[4].metric("Unresolved stubs", nodes.get(STUB, 0))
-    m[5].metric("Parse errors", c.get("parse_errors", 0), help=f"{c.get('partial_files', 0)} partial files")
+    m[1].metric("Files", f.files)
+    m[2].metric("Symbols", f.symbols)
+    m[3].metric("Edges", f.edges, help=EDGES_HELP)
+    m[4].metric("Unresolved stubs", f.stubs, help=STUBS_HELP)
+    m[5].metric("Unresolved references", pct(f.unresolved_pct), help=UNRESOLVED_HELP.format(f=f))
+    m[6].metric("Unsupported files", f.unsupported_files, help=UNSUPPORTED_HELP)
+    m[7].metric("Parse errors", f.parse_errors, help=f"{f.partial_files} partial files")
 
     for f in fresh:
         note = drift_note(f)

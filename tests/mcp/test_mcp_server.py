@@ -19,6 +19,7 @@ import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
+from codegraph.core.figures import figures
 from codegraph.core.impact import impact
 from codegraph.core.models import CALLS_HTTP, ENDPOINT, EXPOSES, READS, TABLE, Edge, Node, endpoint_uid, table_uid
 from codegraph.core.settings import load_settings
@@ -252,6 +253,12 @@ def test_stats_and_freshness(session_log: dict[str, Any]) -> None:
     data, text = _ok(session_log["stats"], "stats")
     assert data["graph"]["languages"] == {"python": 6} and data["graph"]["nodes"]["Symbol"] == 48
     assert data["search"]["chunks"] > 0 and data["complete"] is True
+    g = _graph(session_log["home"])
+    try:  # one definition of each figure: the same numbers as the dashboard and `codegraph stats`
+        assert data["figures"] == figures(g, "fx").to_dict()
+    finally:
+        g.close()
+    assert f"unresolved stubs: {data['figures']['stubs']}" in text
     assert "complete answer" in text and "python 6" in text
     fr, text = _ok(session_log["freshness"], "freshness")
     head = _git(session_log["root"], "rev-parse", "HEAD~1")
