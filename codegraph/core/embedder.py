@@ -1,10 +1,11 @@
-"""Sentence embeddings for search: the local ONNX all-MiniLM-L6-v2 through fastembed,
-fully offline (DESIGN.md 'Search'; ../shared/models/all-MiniLM-L6-v2-onnx/README.md).
+"""Sentence embeddings for search: all-MiniLM-L6-v2 as ONNX through fastembed, offline
+by default (docs/DESIGN.md "Search"; models/all-MiniLM-L6-v2-onnx/README.md).
 
-The model folder comes from settings (``CODEGRAPH_EMBED_MODEL_PATH``, else the project's
-or the shared copy); the file defaults to the fp32 ``model.onnx`` whose vectors do not
-depend on the batch. Nothing loads until the first ``embed`` (or ``load``); without a
-model ``available`` is False and ``reason`` is one line saying search is BM25-only.
+Which model: ``codegraph.core.model_source.resolve_model`` (CODEGRAPH_EMBED_MODEL_PATH,
+then the project's int8 folder, then fastembed's named model from its cache). Int8 files
+run one text per model run so that vectors do not depend on the batch (see the model
+README). Nothing loads until the first ``embed`` (or ``load``); without a model
+``available`` is False and ``reason`` is one line saying search is BM25-only.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from typing import Any
 import numpy as np
 
 from codegraph.core.errors import CodegraphError
+from codegraph.core.model_source import ModelChoice, download_allowed, resolve_model
 
 # Set at import, before anything imports fastembed/huggingface_hub (they read it once):
-# the product never downloads a model.
-os.environ["HF_HUB_OFFLINE"] = "1"
+# the product downloads no model unless CODEGRAPH_EMBED_DOWNLOAD=1 asks for it.
+if not download_allowed():
+    os.environ["HF_HUB_OFFLINE"] = "1"
 
 DIM = 384
 _REGISTER_LOCK = threading.Lock()
@@ -92,16 +95,23 @@ def _without_spinning(model: Any, path: Path, threads: int | None) -> bool:
 class Embedder:
     """``embed(texts) -> (n, 384) float32`` unit vectors, in input order.
 
-    ``folder`` None means no model: ``available`` is False and ``embed`` raises
-    EmbedderUnavailable. ``threads`` None or 0 lets onnxruntime use every core.
+    ``folder`` None (and no ``name``) means no model: ``available`` is False and ``embed``
+    raises EmbedderUnavailable. ``name``: fastembed's named model, loaded from its cache
+    (see model_source). ``threads`` None or 0 lets onnxruntime use every core.
+    ``batch_dependent``: dynamic-int8 files, embedded one text per run (default: the
+    file name says "quantized").
     """
 
     dim = DIM
 
     def __init__(self, folder: Path | None, model_file: str = "model.onnx", threads: int | None = None,
-                 batch_size: int = 64) -> None:
+                 batch_size: int = 64, name: str | None = None, missing_reason: str = "",
+                 batch_dependent: bool | None = None) -> None:
         self.folder = Path(folder) if folder is not None else None
         self.model_file = model_file
+        self.name = name
+        self.missing_reason = missing_reason
+        self.batch_dependent = ("quantized" in model_file) if batch_dependent is None else batch_dependent
         self.threads = threads or None
         self.batch_size = batch_size
         self.load_seconds: float | None = None
@@ -112,13 +122,22 @@ class Embedder:
 
     @classmethod
     def from_settings(cls, settings: Any) -> Embedder:
-        return cls(settings.model_folder(), settings.embed_model_file, settings.embed_threads or None)
+        return cls.from_choice(resolve_model(settings), settings.embed_threads or None)
+
+    @classmethod
+    def from_choice(cls, choice: ModelChoice, threads: int | None = None) -> Embedder:
+        return cls(choice.folder, choice.model_file or "model.onnx", threads, name=choice.name,
+                   missing_reason=choice.reason)
 
     @property
     def available(self) -> bool:
-        """True when the model file exists and has not failed to load (cheap: no load)."""
-        return (not self._error and self.folder is not None
-                and (self.folder / self.model_file).is_file())
+        """True when the model file exists (or the named model was resolved) and has not
+        failed to load (cheap: no load)."""
+        if self._error:
+            return False
+        if self.name and self.folder is None:
+            return True
+        return self.folder is not None and (self.folder / self.model_file).is_file()
 
     @property
     def loaded(self) -> bool:
@@ -129,9 +148,11 @@ class Embedder:
         """Why search is BM25-only; empty when the model is available."""
         if self._error:
             return f"search is BM25-only: {self._error}"
+        if self.folder is None and not self.name:
+            return self.missing_reason or ("search is BM25-only: no embedding model "
+                                           "(set CODEGRAPH_EMBED_MODEL_PATH)")
         if self.folder is None:
-            return ("search is BM25-only: no embedding model at models/all-MiniLM-L6-v2-onnx or "
-                    "../shared/models/all-MiniLM-L6-v2-onnx (set CODEGRAPH_EMBED_MODEL_PATH)")
+            return ""
         if not (self.folder / self.model_file).is_file():
             return (f"search is BM25-only: no embedding model at {self.folder / self.model_file} "
                     "(set CODEGRAPH_EMBED_MODEL_PATH)")
@@ -147,29 +168,37 @@ class Embedder:
                 raise EmbedderUnavailable(self.reason)
             t = time.perf_counter()
             try:
-                name = _register(self.model_file)
                 from fastembed import TextEmbedding
 
-                self._model = TextEmbedding(model_name=name, specific_model_path=str(self.folder),
-                                            threads=self.threads)
-                self.spinning_off = _without_spinning(self._model, self.folder / self.model_file, self.threads)
-            except Exception as e:  # onnxruntime/tokenizers raise many types for a bad file
-                self._error = f"embedding model {self.folder / self.model_file} did not load: {str(e)[:200]}"
+                if self.folder is None:  # fastembed's named model, from its cache (or the hub if allowed)
+                    self._model = TextEmbedding(model_name=self.name, threads=self.threads,
+                                                local_files_only=not download_allowed())
+                else:
+                    name = _register(self.model_file)
+                    self._model = TextEmbedding(model_name=name, specific_model_path=str(self.folder),
+                                                threads=self.threads)
+                    self.spinning_off = _without_spinning(self._model, self.folder / self.model_file,
+                                                          self.threads)
+            except Exception as e:  # onnxruntime/tokenizers/hub raise many types for a bad file
+                where = self.folder / self.model_file if self.folder is not None else f"fastembed {self.name}"
+                self._error = f"embedding model {where} did not load: {' '.join(str(e).split())[:200]}"
                 raise EmbedderUnavailable(self.reason) from e
             self.load_seconds = time.perf_counter() - t
             return self.load_seconds
 
     def embed(self, texts: list[str], batch_size: int | None = None) -> np.ndarray:
         """(len(texts), 384) float32, L2-normalised, in input order; ``batch_size``
-        texts per model run (default ``self.batch_size``). Texts are embedded sorted by
-        length, so each model batch pads to similar lengths: the same vectors with the
-        fp32 model, less padding work (give long lists for the full effect)."""
+        texts per model run (default ``self.batch_size``; always 1 for a batch-dependent
+        int8 file, so a text's vector never depends on its neighbours). Texts are embedded
+        sorted by length, so each model batch pads to similar lengths: the same vectors
+        with the fp32 model, less padding work (give long lists for the full effect)."""
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
         self.load()
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), DIM), dtype=np.float32)
-        vecs = self._model.embed([texts[i] for i in order], batch_size=batch_size or self.batch_size)
+        size = 1 if self.batch_dependent else (batch_size or self.batch_size)
+        vecs = self._model.embed([texts[i] for i in order], batch_size=size)
         for pos, v in zip(order, vecs, strict=True):
             out[pos] = v
         return out

@@ -3,9 +3,9 @@
 ``CODEGRAPH_GRAPH``: ``embedded`` or ``bolt://host:7687`` (Neo4j).
 ``CODEGRAPH_SEARCH``: ``embedded`` or ``http://host:9200`` (Elasticsearch).
 ``CODEGRAPH_HOME``: embedded data and indexer state (default ``~/.codegraph``).
-``CODEGRAPH_EMBED_MODEL_PATH``: folder of the ONNX sentence-embedding model; default
-the first of ``<project>/models/all-MiniLM-L6-v2-onnx`` and
-``<project>/../shared/models/all-MiniLM-L6-v2-onnx`` that exists; ``none`` disables.
+``CODEGRAPH_EMBED_MODEL_PATH``: folder of the ONNX sentence-embedding model; default the
+project's ``models/all-MiniLM-L6-v2-onnx``, then fastembed's cache (``core/model_source.py``
+has the whole order); ``none`` disables.
 Secrets (``CODEGRAPH_NEO4J_PASSWORD``) are SecretStr and never printed.
 """
 
@@ -39,24 +39,17 @@ class Settings(BaseSettings):
     neo4j_database: str = "neo4j"
     elastic_prefix: str = "codegraph"
     embed_model_path: str = ""
-    embed_model_file: str = "model.onnx"  # fp32: vectors do not depend on the batch
+    embed_model_file: str = ""  # "" = model.onnx (fp32) if the folder has it, else model_quantized.onnx
     embed_threads: int = 0  # 0 = all cores
     impact_depth: int = 5
     max_file_bytes: int = 1_000_000
     workers: int = 0  # indexer processes; 0 = cores
 
     def model_folder(self) -> Path | None:
-        """The embedding model folder, or None when no model is available."""
-        if self.embed_model_path.lower() == "none":
-            return None
-        candidates = [Path(self.embed_model_path)] if self.embed_model_path else [
-            PROJECT_ROOT / "models" / "all-MiniLM-L6-v2-onnx",
-            PROJECT_ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2-onnx",
-        ]
-        for c in candidates:
-            if (c / self.embed_model_file).is_file():
-                return c
-        return None
+        """The embedding model folder, or None (no model, or fastembed's named model)."""
+        from codegraph.core.model_source import resolve_model
+
+        return resolve_model(self).folder
 
     @property
     def graph_db(self) -> Path:

@@ -139,7 +139,7 @@ def test_search_hybrid_with_the_embedding_model(point_at: Callable[..., None],
     from codegraph.core.settings import load_settings
 
     if load_settings(embed_model_path="").model_folder() is None:
-        pytest.skip("no embedding model folder (../shared/models/all-MiniLM-L6-v2-onnx)")
+        pytest.skip("no embedding model folder (models/all-MiniLM-L6-v2-onnx)")
     root = write_shop(tmp_path_factory.mktemp("shop-src-emb"))
     idx = index_shop(root, tmp_path_factory.mktemp("shop-home-emb"), embed=True)
     point_at(idx.home, model=True)
