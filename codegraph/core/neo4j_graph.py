@@ -35,7 +35,8 @@ from neo4j.exceptions import (
 )
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
-from codegraph.core.errors import ReadOnlyViolation, StoreUnavailable
+from codegraph.core.cypher_guard import READ_PROCEDURES, check_read_only
+from codegraph.core.errors import BadInput, ReadOnlyViolation, StoreUnavailable
 from codegraph.core.models import (
     DECLARES,
     DERIVED_EDGES,
@@ -180,51 +181,47 @@ def _is_transient(e: BaseException) -> bool:
     return isinstance(e, TransientError | SessionExpired)
 
 
+def _first_line(e: BaseException) -> str:
+    """The server's message without its caret diagram: first line, at most 300 characters."""
+    msg = getattr(e, "message", None) or str(e)
+    line = next((x.strip() for x in str(msg).splitlines() if x.strip()), "")
+    return (line[:300] + "...") if len(line) > 300 else line
+
+
 def _one_line(e: BaseException) -> str:
     msg = " ".join(str(e).split())
     return (msg[:300] + "...") if len(msg) > 300 else msg
 
 
-# -- read-only guard for run_cypher -------------------------------------------------
-_STRIP = re.compile(
-    r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.DOTALL)
-_WRITE_WORDS = re.compile(
-    r"(?<![.$:\w])(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|FOREACH|ALTER|GRANT|DENY|REVOKE|RENAME|"
-    r"TERMINATE|ENABLE|DEALLOCATE|REALLOCATE|USE)(?!\w)", re.IGNORECASE)
-_LOAD_CSV = re.compile(r"\bLOAD\s+CSV\b", re.IGNORECASE)
-_IN_TX = re.compile(r"\bIN\s+(?:\d+\s+|\$\w+\s+)?(?:CONCURRENT\s+)?TRANSACTIONS\b", re.IGNORECASE)
-_START_STOP = re.compile(r"\b(START|STOP)\s+DATABASE\b", re.IGNORECASE)
-_PROC = re.compile(r"\bCALL\s+([A-Za-z_][\w.]*)\s*\(", re.IGNORECASE)
-# Read-only procedures a person may want; everything else under db./dbms./apoc. is refused.
-_READ_PROCS = {
-    "db.labels", "db.relationshiptypes", "db.propertykeys", "db.schema.visualization",
-    "db.schema.nodetypeproperties", "db.schema.reltypeproperties", "db.index.fulltext.querynodes",
-    "db.index.fulltext.queryrelationships", "db.ping", "db.info",
-}
-_READ_PROC_PREFIXES = ("apoc.meta.", "apoc.path.", "apoc.text.", "apoc.coll.", "apoc.map.", "apoc.convert.",
-                       "apoc.date.", "apoc.math.", "apoc.util.md5", "apoc.util.sha")
+# -- read-only guard for run_cypher: layer 1 is the client tokeniser (cypher_guard), layer 2
+# the server's own plan of the query (_check_plan), layer 3 the hardened server settings.
+_PLAN_REFUSED = ("LoadCSV", "Show", "Terminate", "Administration", "Transaction", "Create", "Merge",
+                 "Delete", "DetachDelete", "Set", "Remove", "Foreach")
 
 
-def check_read_only(query: str) -> None:
-    """Raise ReadOnlyViolation when ``query`` contains a write or admin clause.
+def _plan_operators(plan: Any) -> Iterator[tuple[str, str]]:
+    """(operator type, details) of every operator in an EXPLAIN plan, root first."""
+    yield str(plan.get("operatorType", "")), str((plan.get("args") or {}).get("Details") or "")
+    for child in plan.get("children") or []:
+        yield from _plan_operators(child)
 
-    String literals, backticked names and comments are ignored, so ``WHERE n.name =
-    'CREATE'`` passes. The server-side read transaction is the second line of defence.
-    """
-    code = _STRIP.sub(" ", query)
-    m = _WRITE_WORDS.search(code)
-    if m:
-        raise ReadOnlyViolation(f"refused: raw queries are read-only and this one contains {m.group(1).upper()}")
-    for pat, what in ((_LOAD_CSV, "LOAD CSV"), (_IN_TX, "CALL { ... } IN TRANSACTIONS"),
-                      (_START_STOP, "START/STOP DATABASE")):
-        if pat.search(code):
-            raise ReadOnlyViolation(f"refused: raw queries are read-only and this one contains {what}")
-    for pm in _PROC.finditer(code):
-        name = pm.group(1).lower()
-        if name in _READ_PROCS or name.startswith(_READ_PROC_PREFIXES):
-            continue
-        if name.startswith(("db.", "dbms.", "apoc.", "gds.", "tx.")):
-            raise ReadOnlyViolation(f"refused: procedure {pm.group(1)} is not on the read-only list")
+
+def check_plan(query_type: str | None, plan: Any, database: str) -> None:
+    """Refuse (ReadOnlyViolation) a query whose server-side plan is not a plain read:
+    query type other than ``r``, an operator that loads, shows, terminates, administers or
+    writes, an operator on another database, or a procedure outside READ_PROCEDURES."""
+    if query_type != "r":
+        raise ReadOnlyViolation(f"refused by the server's plan: query type {query_type!r} is not a read")
+    for op, details in _plan_operators(plan or {}):
+        name, _, db = op.partition("@")
+        if db and db != database:
+            raise ReadOnlyViolation(f"refused by the server's plan: {name} runs on database {db}")
+        if name.startswith(_PLAN_REFUSED):
+            raise ReadOnlyViolation(f"refused by the server's plan: it has a {name} step")
+        if name == "ProcedureCall":
+            proc = details.split("(", 1)[0].strip().strip("`").lower()
+            if not any(proc.startswith(p) if p.endswith(".") else proc == p for p in READ_PROCEDURES):
+                raise ReadOnlyViolation(f"refused by the server's plan: procedure {proc} is not on the read-only list")
 
 
 def _strip_internal(v: Any) -> Any:
@@ -646,19 +643,23 @@ class Neo4jGraphStore:
         def attempt() -> tuple[list[dict[str, Any]], int]:
             rows: list[dict[str, Any]] = []
             total = 0
-            with (self._driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as s,
-                  s.begin_transaction(timeout=30) as tx):
-                for rec in tx.run(query, bound):
-                    total += 1
-                    if total <= limit:
-                        rows.append(_strip_internal(rec.data()))
+            with self._driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as s:
+                summary = s.run("EXPLAIN " + query, bound).consume()
+                check_plan(summary.query_type, summary.plan, summary.database or self.database)
+                with s.begin_transaction(timeout=30) as tx:
+                    for rec in tx.run(query, bound):
+                        total += 1
+                        if total <= limit:
+                            rows.append(_strip_internal(rec.data()))
             return rows, total
         try:
             return self._call(attempt)
         except ClientError as e:
-            if "AccessMode" in (e.code or "") or "ForbiddenOnReadOnly" in (e.code or ""):
-                raise ReadOnlyViolation(f"refused by the server: {_one_line(e)}") from e
-            raise
+            code = e.code or ""
+            if any(k in code for k in ("AccessMode", "ForbiddenOnReadOnly", "ExternalResource", "Procedure",
+                                       "NotSystemDatabase", "UnsupportedAdministration", "Security")):
+                raise ReadOnlyViolation(f"refused by the server: {_first_line(e)}") from e
+            raise BadInput(f"the server refused the query: {_first_line(e)}") from e
 
     def ping(self) -> None:
         """Raise StoreUnavailable unless the server answers a trivial query."""

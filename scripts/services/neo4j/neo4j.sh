@@ -6,8 +6,14 @@
 # on. The password is generated once into .services/neo4j/password (mode 600) and reused,
 # so the data in .services/neo4j/home keeps working across restarts.
 #
+# Hardened for raw queries (the launcher sets the server settings: no LOAD CSV from files or
+# URLs, an empty import directory, procedures restricted to an allow-list). Started by root,
+# the server drops to an unprivileged user (NEO4J_RUN_AS, default "nobody") with setpriv,
+# when that user can read the launcher; the home dir is then owned by that user.
+#
 # Environment: NEO4J_BOLT_PORT (7687), NEO4J_HEAP (1g), NEO4J_PAGECACHE_MB (256),
-# NEO4J_START_TIMEOUT (180 s). Every failure ends with one line starting "neo4j: error:".
+# NEO4J_START_TIMEOUT (180 s), NEO4J_RUN_AS (nobody; empty = keep the caller's user).
+# Every failure ends with one line starting "neo4j: error:".
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
@@ -24,6 +30,7 @@ HEAP="${NEO4J_HEAP:-1g}"
 PAGECACHE_MB="${NEO4J_PAGECACHE_MB:-256}"
 START_TIMEOUT="${NEO4J_START_TIMEOUT:-180}"
 
+RUN_AS="${NEO4J_RUN_AS-nobody}"
 JAVA="java"
 [[ -n "${JAVA_HOME:-}" && -x "${JAVA_HOME}/bin/java" ]] && JAVA="$JAVA_HOME/bin/java"
 
@@ -88,6 +95,22 @@ PY
   echo "neo4j: healthy on bolt://127.0.0.1:$PORT"
 }
 
+# drop_cmd: the command prefix that runs the server as $RUN_AS, or nothing. Only when we are
+# root, setpriv and the user exist, and that user can really read the jars and run java
+# (a checkout under a private home would fail later, so we test it now and say so).
+drop_cmd() {
+  [[ -n "$RUN_AS" && "$(id -u)" == 0 ]] || return 0
+  command -v setpriv >/dev/null 2>&1 || { echo "neo4j: note: setpriv missing, the server runs as root" >&2; return 0; }
+  id -u "$RUN_AS" >/dev/null 2>&1 || { echo "neo4j: note: no user $RUN_AS, the server runs as root" >&2; return 0; }
+  local uid gid; uid="$(id -u "$RUN_AS")"; gid="$(id -g "$RUN_AS")"
+  local cmd=(setpriv "--reuid=$uid" "--regid=$gid" --clear-groups --inh-caps=-all)
+  if ! "${cmd[@]}" "$JAVA" -cp "$LIB/*" -version >/dev/null 2>&1 || ! "${cmd[@]}" test -r "$JAR"; then
+    echo "neo4j: note: user $RUN_AS cannot read $LIB, the server runs as root" >&2
+    return 0
+  fi
+  printf '%s\n' "${cmd[@]}"
+}
+
 cmd_start() {
   mkdir -p "$DIR"
   if pid_alive; then
@@ -103,14 +126,24 @@ cmd_start() {
     if needs_build; then build; fi
     password >/dev/null
     mkdir -p "$HOME_DIR"
+    local drop=() pw_for_server="$PW_FILE"
+    mapfile -t drop < <(drop_cmd)
+    if (( ${#drop[@]} )); then
+      # The server user owns its data and a private copy of the password, nothing else.
+      chown -R "$RUN_AS:$(id -gn "$RUN_AS")" "$HOME_DIR"
+      pw_for_server="$HOME_DIR/.password"
+      (umask 077; cp "$PW_FILE" "$pw_for_server")
+      chown "$RUN_AS" "$pw_for_server"
+      echo "neo4j: the server runs as user $RUN_AS"
+    fi
     # setsid: the server outlives the shell that started it (make services returns).
-    setsid nohup "$JAVA" -Xms256m "-Xmx$HEAP" -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError \
+    setsid nohup "${drop[@]}" "$JAVA" -Duser.home="$HOME_DIR" -Xms256m "-Xmx$HEAP" -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError \
       -XX:-OmitStackTraceInFastThrow -Djdk.nio.maxCachedBufferSize=1024 \
       -Dio.netty.tryReflectionSetAccessible=true \
       --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED \
       --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED \
       --add-exports=java.base/sun.nio.ch=ALL-UNNAMED \
-      -cp "$LIB/*" codegraph.services.Neo4jLauncher "$HOME_DIR" "$PORT" "$PW_FILE" "$PAGECACHE_MB" \
+      -cp "$LIB/*" codegraph.services.Neo4jLauncher "$HOME_DIR" "$PORT" "$pw_for_server" "$PAGECACHE_MB" \
       >"$LOG" 2>&1 < /dev/null &
     echo $! > "$PID_FILE"
     echo "neo4j: started (pid $!), waiting for bolt://127.0.0.1:$PORT ..."

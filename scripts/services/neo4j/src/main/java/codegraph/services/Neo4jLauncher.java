@@ -4,15 +4,18 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
+import org.neo4j.configuration.GraphDatabaseInternalSettings;
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.connectors.HttpConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import inet.ipaddr.IPAddressString;
 import org.neo4j.graphdb.QueryExecutionException;
 import org.neo4j.io.ByteUnit;
 
@@ -24,8 +27,20 @@ import org.neo4j.io.ByteUnit;
  * of user {@code neo4j} is set from the file at every start, so a regenerated file wins and
  * no "change password on first login" step is left. A {@code ready} file is written into
  * the home dir once the DBMS answers, and removed on shutdown (SIGTERM runs the hook).
+ *
+ * <p>Hardened for raw queries (docs/hardening.md, "Raw query safety"): LOAD CSV cannot read
+ * local files ({@code dbms.security.allow_csv_import_from_file_urls=false}, and the import
+ * directory is an empty folder of its own), cannot fetch any URL (every IPv4 and IPv6
+ * address is on {@code internal.dbms.cypher_ip_blocklist}), and only the allow-listed procedures
+ * are loaded ({@code dbms.security.procedures.allowlist}, see {@link #PROCEDURES}).
  */
 public final class Neo4jLauncher {
+
+    /** The only procedures the server loads: what the raw query console offers, plus the
+     *  index wait the store itself calls after creating its indexes. */
+    static final List<String> PROCEDURES = List.of(
+            "db.labels", "db.relationshipTypes", "db.propertyKeys", "db.schema.*",
+            "db.index.fulltext.queryNodes", "db.awaitIndexes", "db.awaitIndex", "db.ping");
 
     private Neo4jLauncher() {}
 
@@ -40,6 +55,14 @@ public final class Neo4jLauncher {
         long pagecacheMiB = Long.parseLong(args[3]);
         Path ready = home.resolve("ready");
         Files.deleteIfExists(ready);
+        Path importDir = home.resolve("import-empty");
+        Files.createDirectories(importDir);
+        try (var entries = Files.list(importDir)) {
+            if (entries.findAny().isPresent()) {
+                System.err.println("refusing to start: the import directory " + importDir + " must be empty");
+                System.exit(2);
+            }
+        }
 
         DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
                 .setConfig(BoltConnector.enabled, true)
@@ -47,6 +70,11 @@ public final class Neo4jLauncher {
                 .setConfig(HttpConnector.enabled, false)
                 .setConfig(GraphDatabaseSettings.auth_enabled, true)
                 .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(pagecacheMiB))
+                .setConfig(GraphDatabaseSettings.allow_file_urls, false)
+                .setConfig(GraphDatabaseSettings.load_csv_file_url_root, importDir)
+                .setConfig(GraphDatabaseInternalSettings.cypher_ip_blocklist,
+                        List.of(new IPAddressString("0.0.0.0/0"), new IPAddressString("::/0")))
+                .setConfig(GraphDatabaseSettings.procedure_allowlist, PROCEDURES)
                 .build();
 
         CountDownLatch stopped = new CountDownLatch(1);
