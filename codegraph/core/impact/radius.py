@@ -1,0 +1,117 @@
+"""``impact`` and ``callers``: the blast radius of a target, put together from the
+widening, the walk and the surroundings (docs/DESIGN.md#impact)."""
+
+from __future__ import annotations
+
+import time
+
+from codegraph.core.graph_store import GraphStore
+from codegraph.core.impact.results import ImpactResult, NodeRef
+from codegraph.core.impact.surroundings import (
+    entries_for_tests,
+    entry_points_and_tables,
+    freshness,
+    mark_tests,
+    pages,
+    unresolved,
+)
+from codegraph.core.impact.walk import CALLER_EDGES, Walk, callees
+from codegraph.core.impact.widening import dispatch as dispatch_of
+from codegraph.core.impact.widening import widen
+from codegraph.core.models import CALLS, ENDPOINT, EXPOSES, SYMBOL, Step
+from codegraph.core.targets import resolve_target
+
+
+class _Steps:
+    """Per-step wall-clock milliseconds of one answer."""
+
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+        self._t = time.perf_counter()
+
+    def __call__(self, name: str, detail: str = "") -> None:
+        now = time.perf_counter()
+        self.steps.append(Step(name, round((now - self._t) * 1000, 2), detail))
+        self._t = now
+
+
+def callers(store: GraphStore, target: str, repo: str | None = None, limit: int = 200) -> ImpactResult:
+    """Direct callers (depth 1, CALLS only) of every node ``target`` names: exactly the
+    edges the graph has, without widening through dynamic dispatch."""
+    return impact(store, target, repo=repo, depth=1, edge_types=[CALLS], limit=limit, dispatch=False)
+
+
+def impact(
+    store: GraphStore,
+    target: str,
+    repo: str | None = None,
+    depth: int = 5,
+    edge_types: list[str] | None = None,
+    include_tests: bool = True,
+    limit: int = 500,
+    offset: int = 0,
+    dispatch: bool = True,
+) -> ImpactResult:
+    """Blast radius of ``target`` (see codegraph.core.targets for the forms).
+
+    ``dispatch``: for a method, also walk the callers of the same-named methods on its
+    base types (they may run it through dynamic dispatch) and list its overrides.
+
+    Returns an ImpactResult with callers ordered by depth then name, ``offset``/``limit``
+    paging through them (totals always for the whole radius), per-step milliseconds and
+    freshness. Raises TargetNotFound when the target matches nothing, StoreUnavailable
+    when the store does not answer.
+    """
+    step = _Steps()
+    resolved = resolve_target(store, target, repo)
+    step("resolve target", f"{len(resolved)} match(es)")
+    types = list(edge_types or CALLER_EDGES)
+    start = widen(store, resolved)
+    bases, overrides = dispatch_of(store, resolved) if dispatch else ([], [])
+    start.extend(n for n in bases if n.uid not in {s.uid for s in start})
+    widened = ([{"node": NodeRef.of(n), "reason": "base declaration: its callers may dispatch to the target"}
+                for n in bases]
+               + [{"node": NodeRef.of(n), "reason": "override: review it when the target's contract changes"}
+                  for n in overrides])
+    step("widen", f"{len(start)} start node(s), {len(bases)} base declaration(s), {len(overrides)} override(s)")
+
+    # Starting from a table / endpoint / topic: the symbols that touch it are depth 1.
+    # Symbol targets keep their answer to callers; importers are listed apart (``importers``).
+    symbol_target = bool(resolved) and all(n.label == SYMBOL for n in resolved)
+    walk = Walk(store, types, start)
+    found, imp_found = walk.run(start, depth, symbol_target, step)
+    nodes = walk.nodes
+
+    downstream = []
+    if any(n.label == ENDPOINT for n in resolved):
+        handlers = [c.node.uid for c in found if c.via == EXPOSES]
+        downstream = callees(store, handlers, nodes, max(1, depth))
+        step("handler callees", f"{len(downstream)} callee(s)")
+
+    files = mark_tests(store, found + imp_found, nodes)
+    if not include_tests:
+        found = [c for c in found if not c.is_test]
+        imp_found = [c for c in imp_found if not c.is_test]
+
+    # Entry points and tables around the radius (out-edges of every reached symbol).
+    entry, tables = entry_points_and_tables(store, nodes, found + imp_found, downstream)
+    entry.extend(entries_for_tests(found))
+    page_entries, page_list = pages(files, found + imp_found)
+    entry.extend(page_entries)
+    step("entry points and tables", f"{len(entry)} entry point(s), {len(tables)} table(s)")
+
+    # The honest boundary: stubs named like a target that might hide more callers.
+    stubs = unresolved(store, start)
+    step("unresolved boundary", f"{len(stubs)} stub(s) share the name")
+
+    found.sort(key=lambda c: (c.depth, c.node.qualified_name, c.node.uid))
+    imp_found.sort(key=lambda c: (c.depth, c.node.qualified_name, c.node.uid))
+    total = len(found)
+    shown = found[offset:offset + limit]
+    return ImpactResult(
+        query=target, depth=depth, targets=[NodeRef.of(n) for n in resolved], callers=shown,
+        entry_points=sorted(entry, key=lambda e: (e.kind, e.depth, e.node.qualified_name)),
+        tables=list(tables.values()), unresolved=stubs, total_callers=total, shown_callers=len(shown),
+        truncated=total > offset + len(shown), steps=step.steps,
+        freshness=freshness(store, {n.repo for n in resolved}), edge_types=types, importers=imp_found,
+        downstream=downstream, pages=page_list, widened=widened)

@@ -1,0 +1,76 @@
+"""Where an impact walk starts: the resolved targets widened by name and by dispatch.
+
+``widen``: overloads of the same qualified name, a type's members, a file's symbols.
+``dispatch``: for a method, the same-named methods on ancestor types (their callers may
+run the target through dynamic dispatch) and on descendant types (overrides to review).
+See docs/DESIGN.md#impact.
+"""
+
+from __future__ import annotations
+
+from codegraph.core.graph_store import GraphStore
+from codegraph.core.models import EXTENDS, FILE, IMPLEMENTS, SYMBOL, Node
+
+TYPE_KINDS = {"class", "interface", "struct", "enum", "trait", "record", "object", "union"}
+
+
+def hierarchy(store: GraphStore, classes: list[Node], direction: str, levels: int = 6) -> list[Node]:
+    """Ancestors ("out" over EXTENDS/IMPLEMENTS) or descendants ("in") of ``classes``."""
+    seen = {c.uid for c in classes}
+    frontier, out = [c.uid for c in classes], []
+    for _ in range(levels):
+        hits = store.neighbours(frontier, direction, [EXTENDS, IMPLEMENTS]) if frontier else {}
+        frontier = []
+        for lst in hits.values():
+            for h in lst:
+                if h.node.label == SYMBOL and h.node.uid not in seen:
+                    seen.add(h.node.uid)
+                    out.append(h.node)
+                    frontier.append(h.node.uid)
+    return out
+
+
+def dispatch(store: GraphStore, targets: list[Node]) -> tuple[list[Node], list[Node]]:
+    """(bases, overrides) for the method targets: same-named methods on ancestor types
+    and on descendant types, within the method's repo."""
+    methods = [n for n in targets if n.label == SYMBOL and n.props.get("kind") == "method" and n.props.get("parent")]
+    if not methods:
+        return [], []
+    parents = store.symbols_by_qualified_name(list({m.props["parent"] for m in methods}))
+    result: list[list[Node]] = []
+    for direction in ("out", "in"):
+        found: dict[str, Node] = {}
+        for m in methods:
+            owners = [c for c in parents.get(m.props["parent"], []) if c.repo == m.repo]
+            related = hierarchy(store, owners, direction)
+            by_file = store.nodes_in_files(m.repo, list({c.props["file"] for c in related})) if related else {}
+            qns = {c.props["qualified_name"] for c in related}
+            for lst in by_file.values():
+                for n in lst:
+                    if n.props.get("name") == m.props["name"] and n.props.get("parent") in qns:
+                        found.setdefault(n.uid, n)
+        result.append(list(found.values()))
+    return result[0], result[1]
+
+
+def widen(store: GraphStore, targets: list[Node]) -> list[Node]:
+    """Overloads of the same qualified name, a type's members, a file's symbols
+    (the targets first, in their order)."""
+    out = {n.uid: n for n in targets}
+    qns = [n.props["qualified_name"] for n in targets if n.label == SYMBOL]
+    for nodes in store.symbols_by_qualified_name(qns).values():
+        for n in nodes:
+            if n.repo in {t.repo for t in targets}:
+                out.setdefault(n.uid, n)
+    types = [n for n in targets if n.label == SYMBOL and n.props.get("kind") in TYPE_KINDS]
+    if types:
+        by_file = store.nodes_in_files(types[0].repo, list({t.props["file"] for t in types}))
+        for t in types:
+            for n in by_file.get(t.props["file"], []):
+                if n.props.get("parent") == t.props["qualified_name"]:
+                    out.setdefault(n.uid, n)
+    for f in (n for n in targets if n.label == FILE):
+        for nodes in store.nodes_in_files(f.repo, [f.props["path"]]).values():
+            for n in nodes:
+                out.setdefault(n.uid, n)
+    return list(out.values())
