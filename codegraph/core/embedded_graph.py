@@ -13,7 +13,7 @@ import json
 import sqlite3
 import threading
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -70,6 +70,7 @@ CREATE INDEX IF NOT EXISTS edges_repo_file ON edges(repo, file);
 _DERIVED = tuple(DERIVED_EDGES)
 _DERIVED_SQL = ",".join("?" * len(_DERIVED))
 BATCH = 500  # uids per IN (...) list
+FILES_PER_TX = 200  # import_files: files per write transaction
 
 
 def _chunks(seq: Sequence[Any], n: int = BATCH) -> Iterator[Sequence[Any]]:
@@ -185,28 +186,43 @@ class EmbeddedGraphStore:
             n += c.execute(f"DELETE FROM nodes WHERE uid IN ({q})", part).rowcount
         return n
 
-    def import_files(self, repo: str, files: list[FileImport]) -> dict[str, FileDiff]:
-        out: dict[str, FileDiff] = {}
+    def import_files(self, repo: str, files: list[FileImport],
+                     progress: Callable[[int, int], None] | None = None) -> dict[str, FileDiff]:
+        # Phase 1 upserts every file of the call, phase 2 deletes what none declares: a
+        # symbol that moved between two files of the call keeps its node and its incoming
+        # edges whatever the order of the files (DESIGN.md 'Import').
+        by_path = {fi.file.path: fi for fi in files}  # a path given twice: the last one wins
+        items = list(by_path.values())
         ruid = repo_uid(repo)
-        for fi in files:
-            path = fi.file.path
+        existing: dict[str, set[str]] = {p: set() for p in by_path}
+        for paths in _chunks(list(by_path)):
+            for uid, path in self._conn().execute(
+                    f"SELECT uid, path FROM nodes WHERE label=? AND repo=? AND path IN ({_q(len(paths))})",
+                    (SYMBOL, repo, *paths)):
+                existing[path].add(uid)
+        for start in range(0, len(items), FILES_PER_TX):
+            part = items[start:start + FILES_PER_TX]
             with self._tx() as c:
-                existing = {r[0] for r in c.execute(
-                    "SELECT uid FROM nodes WHERE label=? AND repo=? AND path=?", (SYMBOL, repo, path))}
-                wanted = {s.uid: s for s in fi.symbols}
-                gone = [u for u in existing if u not in wanted]
-                c.execute(f"DELETE FROM edges WHERE repo=? AND file=? AND type IN ({_DERIVED_SQL})",
-                          (repo, path, *_DERIVED))
+                for fi in part:
+                    path = fi.file.path
+                    c.execute(f"DELETE FROM edges WHERE repo=? AND file=? AND type IN ({_DERIVED_SQL})",
+                              (repo, path, *_DERIVED))
+                    fnode = fi.file.to_node()
+                    self._upsert(c, [fnode, *(s.to_node() for s in fi.symbols)])
+                    c.execute("DELETE FROM edges WHERE source=? AND type IN (?,?)", (fnode.uid, IN_REPO, DECLARES))
+                    structural = [Edge(IN_REPO, fnode.uid, ruid, path)]
+                    structural += [Edge(DECLARES, fnode.uid, s.uid, path, s.line) for s in fi.symbols]
+                    self._insert_edges(c, repo, structural)
+            if progress:
+                progress(min(start + FILES_PER_TX, len(items)), len(items))
+        wanted = {p: {s.uid for s in fi.symbols} for p, fi in by_path.items()}
+        declared = set().union(*wanted.values()) if wanted else set()
+        gone = sorted({u for olds in existing.values() for u in olds} - declared)
+        if gone:
+            with self._tx() as c:
                 self._delete_nodes(c, gone)
-                fnode = fi.file.to_node()
-                self._upsert(c, [fnode, *(s.to_node() for s in fi.symbols)])
-                c.execute("DELETE FROM edges WHERE source=? AND type IN (?,?)", (fnode.uid, IN_REPO, DECLARES))
-                structural = [Edge(IN_REPO, fnode.uid, ruid, path)]
-                structural += [Edge(DECLARES, fnode.uid, u, path, s.line) for u, s in wanted.items()]
-                self._insert_edges(c, repo, structural)
-                out[path] = FileDiff(added=len(wanted.keys() - existing), updated=len(wanted.keys() & existing),
-                                     removed=len(gone))
-        return out
+        return {p: FileDiff(added=len(wanted[p] - existing[p]), updated=len(wanted[p] & existing[p]),
+                            removed=len(existing[p] - declared)) for p in by_path}
 
     def remove_files(self, repo: str, paths: list[str]) -> int:
         removed = 0
@@ -246,9 +262,19 @@ class EmbeddedGraphStore:
                 "AND NOT EXISTS(SELECT 1 FROM edges WHERE source=n.uid)", (repo, *labels))]
             return self._delete_nodes(c, uids)
 
+    def delete_edges(self, keys: list[tuple[str, str, str, str, int]]) -> int:
+        with self._tx() as c:
+            before = c.total_changes
+            c.executemany("DELETE FROM edges WHERE type=? AND source=? AND target=? AND file=? AND line=?",
+                          [tuple(k) for k in keys])
+            return c.total_changes - before
+
     def delete_repo(self, repo: str) -> None:
         with self._tx() as c:
+            # Edges other repos hold into this one (cross-repo links) go too: no dangling edge.
             c.execute("DELETE FROM edges WHERE repo=?", (repo,))
+            c.execute("DELETE FROM edges WHERE target IN (SELECT uid FROM nodes WHERE repo=?)", (repo,))
+            c.execute("DELETE FROM edges WHERE source IN (SELECT uid FROM nodes WHERE repo=?)", (repo,))
             c.execute("DELETE FROM nodes WHERE repo=?", (repo,))
 
     # -- reads ------------------------------------------------------------------

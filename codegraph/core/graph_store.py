@@ -10,7 +10,7 @@ Errors: every method may raise ``StoreUnavailable`` when the backend does not an
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol, runtime_checkable
 
 from codegraph.core.models import Edge, EdgeHit, FileDiff, FileImport, Node, RepoRecord
@@ -30,13 +30,19 @@ class GraphStore(Protocol):
     def upsert_repo(self, repo: RepoRecord) -> None:
         """Create or update the Repo node (properties replaced by ``repo``'s)."""
 
-    def import_files(self, repo: str, files: list[FileImport]) -> dict[str, FileDiff]:
-        """File-scoped diff, one transaction per file (DESIGN.md 'Import').
+    def import_files(self, repo: str, files: list[FileImport],
+                     progress: Callable[[int, int], None] | None = None) -> dict[str, FileDiff]:
+        """File-scoped diff of a whole import (DESIGN.md 'Import'): pass every changed file
+        of a run in one call; the store batches transactions itself.
 
-        Per file: delete the outgoing derived edges whose evidence is in this file;
-        delete its symbols no longer present (key = qualified_name + signature_hash);
-        upsert the rest in place so incoming edges from other files survive;
-        (re)create File, IN_REPO and DECLARES. Returns path -> FileDiff.
+        Phase 1, per file: delete the outgoing derived edges whose evidence is in this
+        file; upsert its symbols in place (key = qualified_name + signature_hash) so
+        incoming edges from other files survive; (re)create File, IN_REPO and DECLARES.
+        Phase 2, after every file: delete the symbols these files held that no file of
+        the call declares. So a symbol moving between two files of the call keeps its
+        node and incoming edges whatever the order or batch of the two files. A path
+        given twice: the last one wins. ``progress(done, total)`` after each transaction.
+        Returns path -> FileDiff (``removed`` counts symbols really deleted).
         """
 
     def remove_files(self, repo: str, paths: list[str]) -> int:
@@ -52,6 +58,10 @@ class GraphStore(Protocol):
         ``files``, then create ``edges`` (whose endpoints must exist; edges to missing
         nodes are skipped and counted out). Returns the number created."""
 
+    def delete_edges(self, keys: list[tuple[str, str, str, str, int]]) -> int:
+        """Delete single edges by ``Edge.key()`` = (type, source uid, target uid, evidence
+        file, line); keys that match nothing are ignored. Returns the number deleted."""
+
     def delete_nodes(self, uids: list[str]) -> int:
         """Detach-delete nodes by uid (used for issues, decisions, snapshots)."""
 
@@ -60,7 +70,7 @@ class GraphStore(Protocol):
         callers resolved, tables nobody reads...). Returns the number deleted."""
 
     def delete_repo(self, repo: str) -> None:
-        """Remove everything of ``repo``."""
+        """Remove everything of ``repo``, including edges other repos hold into it."""
 
     # -- reads ------------------------------------------------------------------
     def get_nodes(self, uids: list[str]) -> dict[str, Node]:

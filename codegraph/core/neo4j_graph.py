@@ -11,8 +11,8 @@ Storage layout:
 
 Writes run in explicit write transactions retried with exponential backoff (tenacity) on
 transient errors only; reads run in read transactions. ``import_files`` applies the
-file-scoped diff of DESIGN.md 'Import' for a batch of files per transaction with per-file
-semantics (see ``import_files``). A server that does not answer raises StoreUnavailable
+file-scoped diff of DESIGN.md 'Import' to a whole import, many files per transaction, in
+two phases (upsert everything, then delete what no file declares; see ``import_files``). A server that does not answer raises StoreUnavailable
 naming CODEGRAPH_GRAPH; a failed transaction is rolled back whole, so nothing stored is lost.
 """
 
@@ -393,54 +393,56 @@ class Neo4jGraphStore:
     def upsert_repo(self, repo: RepoRecord) -> None:
         self._write(lambda tx: self._upsert(tx, [repo.to_node()]))
 
-    def import_files(self, repo: str, files: list[FileImport]) -> dict[str, FileDiff]:
-        """File-scoped diff (DESIGN.md 'Import'), several files per transaction.
-
-        Per-file semantics hold inside a batch: each file's diff only looks at that
-        file's symbols and evidence. One difference from strictly sequential per-file
-        transactions, and on purpose: a symbol that moves between two files of the same
-        batch is updated in place (its incoming edges survive) instead of being deleted
-        and re-created, whatever the order of the two files.
-        """
-        out: dict[str, FileDiff] = {}
+    def import_files(self, repo: str, files: list[FileImport],
+                     progress: Callable[[int, int], None] | None = None) -> dict[str, FileDiff]:
+        """File-scoped diff of a whole import (DESIGN.md 'Import'), several files per
+        transaction: first every file of the call is upserted (its derived edges and
+        DECLARES replaced), then the symbols these files held that no file of the call
+        declares are detach-deleted. A symbol that moves between two files of the call
+        keeps its node and incoming edges whatever the order or the batch of the files.
+        ``progress(done, total)`` is called after each transaction."""
+        by_path = {fi.file.path: fi for fi in files}  # a path given twice: the last one wins
+        items = list(by_path.values())
+        existing: dict[str, set[str]] = {p: set() for p in by_path}
+        for part in _chunks(list(by_path)):
+            for r in self._read(f"UNWIND $paths AS p MATCH (s:{SYMBOL}) WHERE s.repo = $repo AND s.file = p "
+                                "RETURN p, s.uid AS uid", paths=list(part), repo=repo):
+                existing[r["p"]].add(r["uid"])
         batch: list[FileImport] = []
-        size = 0
-        for fi in files:
+        size = done = 0
+        for fi in items:
             if batch and (len(batch) >= self.files_per_tx or size + len(fi.symbols) > self.symbols_per_tx):
-                out.update(self._write(lambda tx, b=batch: self._import_batch(tx, repo, b)))
+                self._write(lambda tx, b=batch: self._import_batch(tx, repo, b))
+                done += len(batch)
+                if progress:
+                    progress(done, len(items))
                 batch, size = [], 0
             batch.append(fi)
             size += len(fi.symbols)
         if batch:
-            out.update(self._write(lambda tx, b=batch: self._import_batch(tx, repo, b)))
-        return out
+            self._write(lambda tx, b=batch: self._import_batch(tx, repo, b))
+            if progress:
+                progress(len(items), len(items))
+        wanted = {p: {s.uid for s in fi.symbols} for p, fi in by_path.items()}
+        declared = set().union(*wanted.values()) if wanted else set()
+        gone = sorted({u for olds in existing.values() for u in olds} - declared)
+        if gone:
+            self._write(lambda tx: self._detach_delete(tx, gone))
+        return {p: FileDiff(added=len(wanted[p] - existing[p]), updated=len(wanted[p] & existing[p]),
+                            removed=len(existing[p] - declared)) for p in by_path}
 
-    def _import_batch(self, tx: neo4j.Transaction, repo: str, batch: list[FileImport]) -> dict[str, FileDiff]:
-        # A path given twice in one call: the last one wins, as with sequential imports.
-        by_path = {fi.file.path: fi for fi in batch}
-        paths = list(by_path)
-        existing: dict[str, set[str]] = defaultdict(set)
-        for part in _chunks(paths):
-            for r in tx.run(f"UNWIND $paths AS p MATCH (s:{SYMBOL}) WHERE s.repo = $repo AND s.file = p "
-                            "RETURN p, s.uid AS uid", paths=list(part), repo=repo):
-                existing[r["p"]].add(r["uid"])
-        wanted = {p: {s.uid: s for s in fi.symbols} for p, fi in by_path.items()}
-        all_wanted = {u for w in wanted.values() for u in w}
-        gone = {u for p in paths for u in existing[p] if u not in all_wanted}
-
+    def _import_batch(self, tx: neo4j.Transaction, repo: str, batch: list[FileImport]) -> None:
+        paths = [fi.file.path for fi in batch]
         self._delete_derived(tx, repo, paths)
-        self._detach_delete(tx, sorted(gone))
-        file_nodes = [fi.file.to_node() for fi in by_path.values()]
-        self._upsert(tx, [*file_nodes, *(s.to_node() for fi in by_path.values() for s in fi.symbols)])
+        file_nodes = [fi.file.to_node() for fi in batch]
+        self._upsert(tx, [*file_nodes, *(s.to_node() for fi in batch for s in fi.symbols)])
         fuids = [n.uid for n in file_nodes]
         for part in _chunks(fuids):
             tx.run(f"UNWIND $uids AS u MATCH (:{ENTITY} {{uid: u}})-[r:{IN_REPO}|{DECLARES}]->() DELETE r",
                    uids=list(part)).consume()
         structural = [Edge(IN_REPO, n.uid, repo_uid(repo), n.props["path"]) for n in file_nodes]
-        structural += [Edge(DECLARES, by_path[p].file.uid, u, p, s.line) for p, w in wanted.items() for u, s in w.items()]
+        structural += [Edge(DECLARES, fi.file.uid, s.uid, fi.file.path, s.line) for fi in batch for s in fi.symbols]
         self._create_edges(tx, repo, structural, merge=False)
-        return {p: FileDiff(added=len(wanted[p].keys() - existing[p]), updated=len(wanted[p].keys() & existing[p]),
-                            removed=len(existing[p] - wanted[p].keys())) for p in paths}
 
     def remove_files(self, repo: str, paths: list[str]) -> int:
         def work(tx: neo4j.Transaction) -> int:
@@ -471,6 +473,21 @@ class Neo4jGraphStore:
             # Evidence files just cleared cannot hold a duplicate: plain CREATE is safe there.
             return self._create_edges(tx, repo, fresh, merge=False) + self._create_edges(tx, repo, others, merge=True)
         return self._write(work)
+
+    def delete_edges(self, keys: list[tuple[str, str, str, str, int]]) -> int:
+        by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for etype, src, dst, file, line in keys:
+            by_type[_ident(etype)].append({"s": src, "t": dst, "f": file, "l": line})
+
+        def work(tx: neo4j.Transaction) -> int:
+            n = 0
+            for etype, rows in by_type.items():
+                for part in _chunks(rows):
+                    n += tx.run(f"UNWIND $rows AS e MATCH (a:{ENTITY} {{uid: e.s}})-[r:{etype}]->(b:{ENTITY} {{uid: e.t}}) "
+                                "WHERE r.file = e.f AND r.line = e.l DELETE r",
+                                rows=list(part)).consume().counters.relationships_deleted
+            return n
+        return self._write(work) if keys else 0
 
     def delete_nodes(self, uids: list[str]) -> int:
         return self._write(lambda tx: self._detach_delete(tx, uids)) if uids else 0

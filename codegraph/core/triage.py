@@ -36,8 +36,9 @@ no-op entry (action ``none``) for a decision undone after the repo's last run, w
 makes that run re-resolve the repo even when no file changed.
 
 Writes are a few store calls, not one transaction: the decision node is written first,
-so an interrupted apply is finished by the next index run (or ``apply_pending``), and an
-interrupted undo of a resolve by the next triage call or index run (``_recover``).
+so an interrupted apply is finished by the next index run (or ``apply_pending``); an
+interrupted undo of a resolve leaves the decision active and is finished by undoing again.
+``_recover`` finishes undo journals that older versions wrote into decision nodes.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ class TriageDecision:
     evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
     undone_at: str = ""
     undone_by: str = ""
-    journal: str = ""  # JSON, only while an undo of a resolve is under way (see _unmove)
+    journal: str = ""  # JSON; only older versions wrote it, during an undo of a resolve (see _recover)
     status: str = ""  # active | undone | stale (resolve target gone); computed, not stored
 
     @property
@@ -686,13 +687,10 @@ def undo(graph: GraphStore, repo: str, key: str, *, by: str | None = None) -> Tr
 
 def _unmove(graph: GraphStore, d: TriageDecision) -> None:
     """Undo a resolve: the edges the decision (or an index run applying it) made into the
-    symbol go back to the stub.
-
-    The protocol deletes single edges only by evidence file, and a file's edges cannot all
-    be listed (a source may be declared in another file), so the symbol itself is
-    detached and re-created with every edge it had except those: exact, and as cheap as
-    the symbol's degree. A journal in the decision node (written first) lets
-    ``_recover`` finish the job if the process dies in between."""
+    symbol go back to the stub. The stub edges are written first, then exactly the
+    decision's edges are deleted by key (``GraphStore.delete_edges``); the symbol and its
+    other edges are never touched. A process dying in between leaves both edges and the
+    decision active, and the next undo finishes the job."""
     target = d.target_identifier
     sym = _live_symbols(graph, [d]).get(d.uid) or d.symbol_uid
     shared = any(o.action == "resolve" and o.uid != d.uid and o.symbol_uid == d.symbol_uid
@@ -710,25 +708,14 @@ def _unmove(graph: GraphStore, d: TriageDecision) -> None:
         # sends call sites to the same symbol; then only the ones recorded here.
         return not shared or (e.type, e.source, e.file, e.line) in recorded
 
-    node = graph.get_nodes([sym]).get(sym)
-    if node is None:
-        return
-    ins = graph.neighbours([sym], "in").get(sym, [])
-    made = {h.edge.key() for h in ins if ours(h)}
+    made = [h.edge for h in graph.neighbours([sym], "in").get(sym, []) if ours(h)]
     if not made:
         return
-    outs = graph.neighbours([sym], "out").get(sym, [])
-    edges = [_journal_edge(h.edge, h.node.repo or node.repo) for h in ins if h.edge.key() not in made]
-    edges += [_journal_edge(h.edge, node.repo) for h in outs]
-    edges += [_journal_edge(Edge(h.edge.type, h.edge.source, stub_uid(d.repo, target), h.edge.file, h.edge.line,
-                                 "stub", {**{k: v for k, v in h.edge.extra.items() if k != "decision"},
-                                          "target_identifier": target}), d.repo)
-              for h in ins if h.edge.key() in made]
-    d.journal = json.dumps({"node": {"uid": node.uid, "label": node.label, "props": node.props}, "edges": edges},
-                           ensure_ascii=False)
-    graph.upsert_nodes([d.to_node()])
-    graph.delete_nodes([sym])
-    _finish(graph, d)
+    back = [Edge(e.type, e.source, stub_uid(d.repo, target), e.file, e.line, "stub",
+                 {**{k: v for k, v in e.extra.items() if k != "decision"}, "target_identifier": target})
+            for e in made]
+    graph.replace_edges(d.repo, [], back)
+    graph.delete_edges([e.key() for e in made])
 
 
 def _journal_edge(e: Edge, repo: str) -> dict[str, Any]:

@@ -184,26 +184,26 @@ def index_repo(
     # time; nothing here creates cycles worth collecting before the run ends.
     gc_was_enabled = gc.isenabled()
     gc.disable()
-    jobs = [(repo, f.path, f.language, str(f.abs_path), search is not None) for f in changed]
-    n = workers or os.cpu_count() or 1
-    if n > 1 and len(jobs) >= 32:
-        with ProcessPoolExecutor(max_workers=n) as pool:
-            results = pool.map(_extract_job, jobs, chunksize=8)
-            for i, (fx, ch) in enumerate(results, 1):
+    try:  # an exception in extraction or loading must not leave GC off for the process
+        jobs = [(repo, f.path, f.language, str(f.abs_path), search is not None) for f in changed]
+        n = workers or os.cpu_count() or 1
+        if n > 1 and len(jobs) >= 32:
+            with ProcessPoolExecutor(max_workers=n) as pool:
+                results = pool.map(_extract_job, jobs, chunksize=8)
+                for i, (fx, ch) in enumerate(results, 1):
+                    fresh[fx.file.path] = fx
+                    chunks.extend(ch)
+                    tick("extract", i, len(jobs))
+        else:
+            for i, j in enumerate(jobs, 1):
+                fx, ch = _extract_job(j)
                 fresh[fx.file.path] = fx
                 chunks.extend(ch)
                 tick("extract", i, len(jobs))
-    else:
-        for i, j in enumerate(jobs, 1):
-            fx, ch = _extract_job(j)
-            fresh[fx.file.path] = fx
-            chunks.extend(ch)
-            tick("extract", i, len(jobs))
-    s.timings["extract"] = time.perf_counter() - t
-    for path, route in (pages or {}).items():  # explicit page mapping from the project config
-        if path in fresh:
-            fresh[path].file.route = route
-    try:
+        s.timings["extract"] = time.perf_counter() - t
+        for path, route in (pages or {}).items():  # explicit page mapping from the project config
+            if path in fresh:
+                fresh[path].file.route = route
         return apply_extractions(s, root, repo, graph, search, state, fresh, chunks, removed, set(current), known,
                                  decisions=decisions, rebuild=rebuild, fingerprint=fingerprint, progress=tick, t0=t0,
                                  pages=pages)
@@ -249,15 +249,22 @@ def apply_extractions(
         last_checked_at=now, extractor_version=EXTRACTOR_VERSION, unsupported=dict(s.unsupported),
         skipped=dict(s.skipped))
     graph.upsert_repo(rec)
-    if removed:
-        graph.remove_files(repo, removed)
     routes = assign_routes(current, pages)  # page routes by file-system conventions + explicit mapping
     for p, fx in fresh.items():
         fx.file.route, fx.file.app = routes.get(p, (None, None))
-    items = [FileImport(fx.file, fx.symbols) for fx in fresh.values()]
-    for i in range(0, len(items), LOAD_BATCH):
-        graph.import_files(repo, items[i:i + LOAD_BATCH])
-        tick("load", min(i + LOAD_BATCH, len(items)), len(items))
+    # Where each symbol of the changed and removed files was declared before this run: a
+    # symbol that changes file keeps its uid, and the callers in unchanged files are
+    # rewritten below whatever the store did with the node.
+    before = {n.uid: p for p, ns in graph.nodes_in_files(repo, [*fresh, *removed]).items() for n in ns} \
+        if fresh and known else {}
+    # One whole import (every changed file, the store batches it), and only then the removed
+    # files: a symbol that moved out of a deleted file is already declared elsewhere.
+    graph.import_files(repo, [FileImport(fx.file, fx.symbols) for fx in fresh.values()],
+                       progress=lambda done, total: tick("load", done, total))
+    if removed:
+        graph.remove_files(repo, removed)
+    moved_targets = {sym.uid for fx in fresh.values() for sym in fx.symbols
+                     if sym.uid in before and before[sym.uid] != fx.file.path}
     s.timings["load"] = time.perf_counter() - t
 
     # Resolve the whole repo; rewrite edges of files whose edge set changed.
@@ -300,7 +307,8 @@ def apply_extractions(
             p = fx.file.path
             h = _edges_hash(res.edges.get(p, []))
             edges_hashes[p] = h
-            if (p in fresh or known.get(p, ("", ""))[1] != h) and p not in moved_paths:
+            targets_moved = p not in fresh and any(e.target in moved_targets for e in res.edges.get(p, ()))
+            if (p in fresh or known.get(p, ("", ""))[1] != h or targets_moved) and p not in moved_paths:
                 rewrite.append(p)
         for i in range(0, len(rewrite), LOAD_BATCH):
             part = rewrite[i:i + LOAD_BATCH]

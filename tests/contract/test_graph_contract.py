@@ -586,3 +586,96 @@ def test_read_only_guard_cases() -> None:
                 "STOP DATABASE neo4j", "GRANT ROLE admin TO bob", "MATCH (n) REMOVE n:Symbol", "SHOW INDEXES"):
         with pytest.raises(ReadOnlyViolation):
             check_read_only(bad)
+
+
+# -- order-independent whole imports ------------------------------------------------------
+
+
+def _small_batches(store: GraphStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One file per write transaction, so two files of one call land in different batches."""
+    if store.backend == "neo4j":
+        monkeypatch.setattr(store, "files_per_tx", 1)
+    else:
+        import codegraph.core.embedded_graph as eg
+
+        monkeypatch.setattr(eg, "FILES_PER_TX", 1)
+
+
+@pytest.mark.parametrize("order", ["old_file_first", "new_file_first"])
+@pytest.mark.parametrize("batches", ["one_batch", "batch_per_file"])
+def test_symbol_moving_between_files_keeps_incoming_edges(
+        store: GraphStore, repo: str, order: str, batches: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if batches == "batch_per_file":
+        _small_batches(store, monkeypatch)
+    setup_repo(store, repo)
+    helper, other = sym(repo, "a.go", "app.Helper", 3, language="go"), sym(repo, "a.go", "app.other", 9, language="go")
+    main = sym(repo, "main.go", "app.main", 1, language="go")
+    store.import_files(repo, [fimp(repo, "a.go", [helper, other]), fimp(repo, "b.go", []), fimp(repo, "main.go", [main])])
+    store.replace_edges(repo, ["main.go"], [call(main, helper, "main.go", 2, "same_module")])
+
+    moved = sym(repo, "b.go", "app.Helper", 1, language="go")
+    assert moved.uid == helper.uid
+    files = [fimp(repo, "a.go", [other], content="v2"), fimp(repo, "b.go", [moved], content="v2")]
+    diff = store.import_files(repo, files if order == "old_file_first" else files[::-1])
+    assert diff == {"a.go": FileDiff(added=0, updated=1, removed=0), "b.go": FileDiff(added=1, updated=0, removed=0)}
+    node = store.get_nodes([helper.uid])[helper.uid]
+    assert (node.props["file"], node.props["line"]) == ("b.go", 1)
+    assert hit_keys(store, helper.uid, "in") == {(CALLS, main.uid, "main.go", 2), (DECLARES, file_uid(repo, "b.go"), "b.go", 1)}
+    assert store.nodes_in_files(repo, ["a.go"])["a.go"] == [store.get_nodes([other.uid])[other.uid]]
+    assert store.verify(repo) == {"orphan_files": 0, "orphan_symbols": 0, "dangling_edges": 0}
+
+
+def test_symbol_of_a_removed_file_declared_again_keeps_its_edges(store: GraphStore, repo: str) -> None:
+    # The pipeline's order for a moved file: import the new file, then remove the old one.
+    setup_repo(store, repo)
+    helper, main = sym(repo, "a.go", "app.Helper", 3, language="go"), sym(repo, "main.go", "app.main", 1, language="go")
+    store.import_files(repo, [fimp(repo, "a.go", [helper]), fimp(repo, "main.go", [main])])
+    store.replace_edges(repo, ["main.go"], [call(main, helper, "main.go", 2, "same_module")])
+    store.import_files(repo, [fimp(repo, "lib/b.go", [sym(repo, "lib/b.go", "app.Helper", 3, language="go")])])
+    assert store.remove_files(repo, ["a.go"]) == 1
+    assert hit_keys(store, helper.uid, "in", [CALLS]) == {(CALLS, main.uid, "main.go", 2)}
+    assert store.get_nodes([helper.uid])[helper.uid].props["file"] == "lib/b.go"
+
+
+def test_symbol_no_file_declares_is_deleted_after_the_whole_import(
+        store: GraphStore, repo: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _small_batches(store, monkeypatch)
+    setup_repo(store, repo)
+    f, g, h = sym(repo, "a.py", "a.f", 1), sym(repo, "a.py", "a.g", 5), sym(repo, "b.py", "b.h", 1)
+    store.import_files(repo, [fimp(repo, "a.py", [f, g]), fimp(repo, "b.py", [h])])
+    store.replace_edges(repo, ["b.py"], [call(h, g, "b.py", 2), call(h, f, "b.py", 3)])
+    diff = store.import_files(repo, [fimp(repo, "b.py", [h], content="v2"), fimp(repo, "a.py", [f], content="v2")])
+    assert diff["a.py"] == FileDiff(added=0, updated=1, removed=1)
+    assert symbol_uids(store, repo) == {f.uid, h.uid}
+    assert hit_keys(store, f.uid, "in", [CALLS]) == set()  # b.py's edges wait for the relationship pass
+    assert store.verify(repo) == {"orphan_files": 0, "orphan_symbols": 0, "dangling_edges": 0}
+
+
+def test_delete_edges_by_key_leaves_the_rest(store: GraphStore, repo: str) -> None:
+    setup_repo(store, repo)
+    f, g, h = sym(repo, "a.py", "a.f", 1), sym(repo, "a.py", "a.g", 5), sym(repo, "b.py", "b.h", 1)
+    store.import_files(repo, [fimp(repo, "a.py", [f, g]), fimp(repo, "b.py", [h])])
+    e1, e2, e3 = call(h, f, "b.py", 2), call(h, f, "b.py", 7), call(g, f, "a.py", 6, etype=IMPORTS)
+    store.replace_edges(repo, ["a.py", "b.py"], [e1, e2, e3])
+    assert store.delete_edges([e1.key(), (CALLS, g.uid, f.uid, "a.py", 6), (CALLS, "sym|nope", f.uid, "b.py", 2)]) == 1
+    assert hit_keys(store, f.uid, "in", [CALLS, IMPORTS]) == {(CALLS, h.uid, "b.py", 7), (IMPORTS, g.uid, "a.py", 6)}
+    assert store.delete_edges([]) == 0
+    assert set(store.get_nodes([f.uid, g.uid, h.uid])) == {f.uid, g.uid, h.uid}
+
+
+def test_delete_repo_removes_incoming_cross_repo_edges(store: GraphStore, repo: str) -> None:
+    other = repo + "-client"
+    try:
+        setup_repo(store, repo)
+        setup_repo(store, other)
+        api = sym(repo, "api.py", "api.get_order", 1)
+        client = sym(other, "web.py", "web.load", 1)
+        store.import_files(repo, [fimp(repo, "api.py", [api])])
+        store.import_files(other, [fimp(other, "web.py", [client])])
+        assert store.replace_edges(other, ["web.py"], [call(client, api, "web.py", 3, etype="CALLS_HTTP")]) == 1
+        store.delete_repo(repo)
+        assert store.neighbours([client.uid], "out").get(client.uid, []) == []
+        assert store.verify(other) == {"orphan_files": 0, "orphan_symbols": 0, "dangling_edges": 0}
+        assert store.counts(other)["edges"] == {IN_REPO: 1, DECLARES: 1}
+    finally:
+        store.delete_repo(other)

@@ -167,3 +167,53 @@ def test_impact_widens_through_dynamic_dispatch(env) -> None:
                        "use.total": ["use.total", "shapes.Shape.area"]}
     assert {(w["node"].qualified_name, w["reason"].split(":")[0]) for w in res.widened} == {
         ("shapes.Shape.area", "base declaration"), ("shapes.Cube.area", "override")}
+
+
+GO_MOD = "module example.com/app\n\ngo 1.21\n"
+
+
+def _callers(graph: EmbeddedGraphStore, qn: str) -> list[str]:
+    [target] = graph.symbols_by_qualified_name([qn], "demo")[qn]
+    return sorted(h.node.props["qualified_name"] for h in graph.neighbours([target.uid], "in", [CALLS]).get(target.uid, []))
+
+
+@pytest.mark.parametrize("how", ["to_existing_file", "file_renamed"])
+def test_go_function_moving_between_files_keeps_its_callers(env, how: str) -> None:
+    # Issue: Helper moved a.go -> b.go lost main.main as caller on the embedded store
+    # (the outcome depended on the order files were written).
+    root, graph, run = env
+    write(root, {"go.mod": GO_MOD,
+                 "main.go": "package main\n\nfunc main() {\n\tHelper()\n}\n",
+                 "a.go": "package main\n\nfunc Helper() int {\n\treturn 1\n}\n\nfunc other() {}\n",
+                 "b.go": "package main\n\nfunc more() {}\n"})
+    run()
+    assert _callers(graph, "main.Helper") == ["main.main"]
+    if how == "to_existing_file":
+        write(root, {"a.go": "package main\n\nfunc other() {}\n",
+                     "b.go": "package main\n\nfunc more() {}\n\nfunc Helper() int {\n\treturn 1\n}\n"})
+    else:
+        (root / "a.go").rename(root / "c.go")
+    s = run()
+    assert s.changed >= 1
+    assert _callers(graph, "main.Helper") == ["main.main"]
+    forced = run(force=True)
+    assert forced.full_rebuild and _callers(graph, "main.Helper") == ["main.main"]
+    assert graph.verify("demo") == {"orphan_files": 0, "orphan_symbols": 0, "dangling_edges": 0}
+
+
+def test_gc_is_enabled_again_after_an_extraction_error(env, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    import codegraph.indexer.pipeline as pipeline
+
+    root, graph, run = env
+    write(root, BASE)
+
+    def boom(*_a, **_k):
+        raise RuntimeError("parser crashed")
+
+    monkeypatch.setattr(pipeline, "extract_source", boom)
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError, match="parser crashed"):
+        run()
+    assert gc.isenabled()

@@ -110,23 +110,33 @@ def test_an_undo_interrupted_between_writes_is_finished_later(tree: Tree, monkey
     before = derived_edges(g, repo)
     sym = triage.find_symbol(g, "app.store.save", repo)
     triage.resolve(g, repo, "save", sym.uid)
-    real = triage._finish
+    real = g.delete_edges
 
-    def die(*_: object) -> None:
+    def die(*_: object) -> int:
         raise RuntimeError("process killed")
 
-    monkeypatch.setattr(triage, "_finish", die)
+    monkeypatch.setattr(g, "delete_edges", die)
     with pytest.raises(RuntimeError):
         triage.undo(g, repo, "save")
-    assert sym.uid not in g.get_nodes([sym.uid])  # detached, not re-created yet
-    monkeypatch.setattr(triage, "_finish", real)
-    tree.index()  # load_decisions finishes the undo first
+    # The symbol is never detached: it and its props survive the interruption.
     assert g.get_nodes([sym.uid])[sym.uid].props == sym.props
+    monkeypatch.setattr(g, "delete_edges", real)
     [d] = triage.decision_list(g, repo)
-    assert (d.status, d.journal) == ("active", "")  # the undo itself did not complete: do it again
+    assert d.status == "active"  # the undo itself did not complete: do it again
     triage.undo(g, repo, "save")
     tree.index()
     assert derived_edges(g, repo) == before
+
+
+def test_undo_of_a_resolve_keeps_the_symbols_other_edges(tree: Tree) -> None:
+    g, repo = tree.graph, tree.repo
+    sym = triage.find_symbol(g, "app.store.save", repo)
+    others_in = {h.edge.key() for h in g.neighbours([sym.uid], "in")[sym.uid]}
+    others_out = {h.edge.key() for h in g.neighbours([sym.uid], "out").get(sym.uid, [])}
+    triage.resolve(g, repo, "save", sym.uid)
+    triage.undo(g, repo, "save")
+    assert {h.edge.key() for h in g.neighbours([sym.uid], "in")[sym.uid]} == others_in
+    assert {h.edge.key() for h in g.neighbours([sym.uid], "out").get(sym.uid, [])} == others_out
 
 
 def test_bulk_external_by_pattern_applies_to_later_stubs_and_undoes(tree: Tree, tmp_path: Path) -> None:
