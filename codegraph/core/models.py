@@ -55,6 +55,13 @@ RESOLUTIONS = (
     "self",           # self./this./cls. inside the class, or super()
     "receiver_type",  # the receiver's type is visible in the code
     "same_module",    # a name defined in the same module / file
+    "module_alias",   # a module bound to another name (os.path -> posixpath)
+    "value_flow",     # a name / container / attribute / return value holding the target
+    "parameter",      # a function passed as an argument, called by the callee
+    "return_type",    # a receiver typed by a function's return annotation
+    "annotation",     # a type named in an annotation, generic argument or cast
+    "protocol",       # for / with / next() reaching __iter__ / __enter__ / ...
+    "injection",      # dependency injection (FastAPI Depends, constructor injection)
     "unique_name",    # the only symbol of that name in the repo
     "overload",       # one of several overloads of the named member
     "stub",           # not resolved: target is an UnresolvedSymbol

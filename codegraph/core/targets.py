@@ -86,7 +86,10 @@ def resolve_target(store: GraphStore, text: str, repo: str | None = None, limit:
             cands = store.symbols_by_name([last], repo).get(last, [])
             if t.value != last:
                 suffix = t.value
+                named = cands
                 cands = [n for n in cands if _qn_endswith(n.props.get("qualified_name", ""), suffix)]
+                if not cands:
+                    cands = _written_as(store, named, t.value)
             found = cands
     if not found:
         hints = [n.display() for n in store.find_nodes(t.value, None, repo, limit=5)]
@@ -94,6 +97,18 @@ def resolve_target(store: GraphStore, text: str, repo: str | None = None, limit:
         raise TargetNotFound(f"nothing in the graph matches {text!r}{more}")
     found.sort(key=lambda n: (n.props.get("kind") == "module", n.props.get("qualified_name", ""), n.uid))
     return found[:limit]
+
+
+def _written_as(store: GraphStore, named: list[Node], text: str) -> list[Node]:
+    """Symbols some edge reached under the name ``text`` as the code wrote it
+    (``os.path.join`` is ``posixpath.join`` through a module alias: the edge keeps
+    ``written_as``, see docs/extraction-format.md)."""
+    if not named or len(named) > 500:
+        return []
+    hits = store.neighbours([n.uid for n in named], "in", limit_per_node=None)
+    by_uid = {n.uid: n for n in named}
+    return [by_uid[uid] for uid, hs in hits.items()
+            if uid in by_uid and any(h.edge.extra.get("written_as") == text for h in hs)]
 
 
 def _qn_endswith(qn: str, suffix: str) -> bool:

@@ -13,6 +13,12 @@ repository's symbol table. Its ``extra`` carries the resolution hints:
     ``{"path": "src/a.ts", "how": "import"}`` - a file (IMPORTS edges)
     ``{"file": ["a/b.ts", "a/b/index.ts"], "export": "default", "how": "import"}`` - the
         first existing file's export of that name, following re-exports (see ``exports``)
+    ``{"module_chain": {"file": [...], "attrs": ["path", "join"]}, "how": "module_alias"}``
+        - from the first existing file, every attr but the last names a module (an
+        export ``{"modules"}``, a ``from`` import of a module, a submodule); the last is an
+        export of the module(s) reached (``os.path.join`` -> ``posixpath.join``). With
+        ``"to_file": true`` every attr is a module and the files are the targets (IMPORTS).
+        Edges resolved so keep ``extra["written_as"]`` (the name as written).
 ``extra["name"]``: bare name for the fallback "unique (repo, name) match"; absent or
     None when the fallback must not apply (e.g. the call goes through an import of a
     module that is not in the repo: that is an external reference, a ``missing`` stub).
@@ -26,6 +32,8 @@ repository's symbol table. Its ``extra`` carries the resolution hints:
     ``{"qn": "pkg.x.f"}`` (defined here, or bound to a local symbol, incl. ``default``)
     ``{"from": ["pkg/x.py", "pkg/x/__init__.py"], "name": "f"}`` (re-export / barrel)
     key ``"*"``: ``{"from_all": [[paths of module 1], [paths of module 2]]}`` (``export *``)
+    ``{"modules": [[paths of module 1], ...]}``: the name is bound to a module (Python
+        ``import posixpath as path``, ``from . import sub``); one path list per binding
 Python ``__init__.py`` files use the same map for names they import and so re-export.
 
 ``source_qualified_name`` is a Symbol's qualified name (a module symbol for module-level

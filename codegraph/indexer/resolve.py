@@ -113,6 +113,50 @@ class SymbolTable:
             queue, depth = nxt, depth + 1
         return []
 
+    def module_files(self, paths: list[str], attrs: list[str]) -> list[str]:
+        """Files of the module(s) reached from the first existing file of ``paths`` by the
+        attribute chain ``attrs``: each name is an export bound to a module
+        (``{"modules"}``: ``import x as name``), a ``from`` import of a module, or a
+        submodule of a package. Several when a name is bound conditionally
+        (``os.path`` is ``posixpath`` or ``ntpath``); [] when a step is not a module."""
+        cur = [p for p in paths if p in self.files][:1]
+        for name in attrs:
+            nxt: list[str] = []
+            for path in cur:
+                for f in self._module_of(path, name, 0):
+                    if f not in nxt:
+                        nxt.append(f)
+            cur = nxt
+            if not cur:
+                break
+        return cur
+
+    def _module_of(self, path: str, name: str, depth: int) -> list[str]:
+        if depth > MAX_CHAIN:
+            return []
+        target = self.exports.get(path, {}).get(name)
+        if target is not None:
+            if "modules" in target:
+                found = [next(p for p in group if p in self.files) for group in target["modules"]
+                         if any(p in self.files for p in group)]
+                if found:
+                    return found
+            if "from" in target:
+                src = next((p for p in target["from"] if p in self.files), None)
+                if src is not None and src != path:
+                    orig = target.get("name", name)
+                    return self._submodule(src, orig) or self._module_of(src, orig, depth + 1)
+        return self._submodule(path, name)
+
+    def _submodule(self, path: str, name: str) -> list[str]:
+        if not path.endswith(("/__init__.py", "/__init__.pyi")):
+            return []
+        d = path.rsplit("/", 1)[0]
+        for cand in (f"{d}/{name}.py", f"{d}/{name}/__init__.py", f"{d}/{name}.pyi", f"{d}/{name}/__init__.pyi"):
+            if cand in self.files:
+                return [cand]
+        return []
+
     def owner_has_external_base(self, owner_qn: str) -> bool:
         """True when ``owner_qn`` or one of its in-repo bases has an unresolved base."""
         queue, seen = [owner_qn], {owner_qn}
@@ -191,6 +235,18 @@ def _try_candidate(table: SymbolTable, cand: dict[str, Any]) -> tuple[list[Symbo
         return sorted(table.dirs.get(cand["dir"].rstrip("/"), ())), how
     if "file" in cand and "export" in cand:
         return table.export(list(cand["file"]), cand["export"]), how
+    if "module_chain" in cand:
+        # {"module_chain": {"file": [...], "attrs": [...]}}: the attrs but the last walk
+        # module bindings; the last is an export of the module(s) reached. ``to_file``:
+        # every attr is a module, the files are the answer (``import os.path``).
+        mc = cand["module_chain"]
+        attrs = list(mc["attrs"])
+        if mc.get("to_file"):
+            return table.module_files(list(mc["file"]), attrs), how
+        out: list[SymbolRecord] = []
+        for f in table.module_files(list(mc["file"]), attrs[:-1]):
+            out.extend(s for s in table.export([f], attrs[-1]) if s not in out)
+        return out, how
     member = cand.get("member")
     if member is None:
         return [], how
@@ -296,6 +352,11 @@ def resolve_repo(
                 extra["target_identifier"] = ref.target_identifier
             elif not found:
                 continue  # optional reference with nothing to link
+            elif how == "module_alias" and ref.type != IMPORTS:
+                # The name as written (``os.path.join``) reaches a symbol of another
+                # name (``posixpath.join``): kept so a query for the written name finds it.
+                extra["written_as"] = ref.target_identifier
+                targets = [s.uid for s in found if isinstance(s, SymbolRecord)]
             elif ref.type == IMPORTS or isinstance(found[0], str):
                 # An import that names a class (Java/Kotlin/C#) links the declaring file.
                 targets = sorted({file_uid(repo, p if isinstance(p, str) else p.file) for p in found})

@@ -167,6 +167,7 @@ def test_exports_of_init_and_plain_module() -> None:
         "h": {"from": ["pkg/util.py", "pkg/util/__init__.py"], "name": "helper"},
         "*": {"from_all": [["pkg/shapes.py", "pkg/shapes/__init__.py"]]},
         "local": {"qn": "pkg.local"},
+        "sub": {"modules": [["pkg/sub.py", "pkg/sub/__init__.py"]]},  # the submodule bound by ``from . import``
     }
     imports = [r for r in init.references if r.type == "IMPORTS" and r.target_identifier == "pkg.core"]
     assert imports[0].extra["forwarding"] is True and imports[0].extra["names"] == ["Engine"]
@@ -177,8 +178,11 @@ def test_exports_of_init_and_plain_module() -> None:
 def test_import_candidates() -> None:
     fx = ex("import a.b as c\nfrom ..m import f as g\nfrom . import x\n", "src/pkg/sub/mod.py")
     imp = {r.target_identifier: r for r in fx.references if r.type == "IMPORTS"}
-    assert [c["path"] for c in imp["a.b"].extra["candidates"]] == [
-        "src/a/b.py", "src/a/b/__init__.py", "a/b.py", "a/b/__init__.py"]
+    assert [c.get("path") for c in imp["a.b"].extra["candidates"]] == [
+        "src/a/b.py", "src/a/b/__init__.py", "a/b.py", "a/b/__init__.py", None]
+    assert imp["a.b"].extra["candidates"][-1] == {  # ``b`` may be a module bound in a/__init__.py
+        "module_chain": {"file": ["src/a.py", "src/a/__init__.py", "a.py", "a/__init__.py"], "attrs": ["b"],
+                         "to_file": True}, "how": "module_alias"}
     assert [c["path"] for c in imp["pkg.m"].extra["candidates"]] == ["src/pkg/m.py", "src/pkg/m/__init__.py"]
     assert imp["pkg.m"].extra["names"] == ["f"]
     assert imp["pkg.sub"].extra["optional"] is True  # namespace packages have no __init__

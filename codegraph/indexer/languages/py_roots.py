@@ -38,8 +38,14 @@ def _variants_qn(qn: str, roots: dict[str, list[str]]) -> list[str]:
     return [f"{parent.replace('/', '.')}.{qn}" for parent in roots.get(head, ())]
 
 
-def _variants_path(path: str, roots: dict[str, list[str]]) -> list[str]:
+def _head(path: str) -> str:
+    """Top-level module a repo-relative path belongs to: ``a/b.py`` and ``a.py`` -> ``a``."""
     head = path.split("/", 1)[0]
+    return head.rsplit(".", 1)[0] if head.endswith((".py", ".pyi")) else head
+
+
+def _variants_path(path: str, roots: dict[str, list[str]]) -> list[str]:
+    head = _head(path)
     return [f"{parent}/{path}" for parent in roots.get(head, ())]
 
 
@@ -62,6 +68,11 @@ def _expand(cand: dict[str, Any], roots: dict[str, list[str]]) -> list[dict[str,
         files = _paths(list(cand["file"]), roots)
         if files != list(cand["file"]):
             extra.append({**cand, "file": files})
+    if "module_chain" in cand:
+        mc = cand["module_chain"]
+        files = _paths(list(mc["file"]), roots)
+        if files != list(mc["file"]):
+            extra.append({**cand, "module_chain": {**mc, "file": files}})
     if "owner_export" in cand:
         oe = cand["owner_export"]
         files = _paths(list(oe.get("file", [])), roots)
@@ -75,38 +86,72 @@ def _mentions_root(cand: dict[str, Any], heads: set[str]) -> bool:
     for key in ("qn", "owner"):
         if key in cand and cand[key].split(".", 1)[0] in heads:
             return True
-    if "path" in cand and cand["path"].split("/", 1)[0] in heads:
+    if "path" in cand and _head(cand["path"]) in heads:
         return True
-    files = list(cand.get("file", ())) + list(cand.get("owner_export", {}).get("file", ()))
-    return any(f.split("/", 1)[0] in heads for f in files)
+    files = (list(cand.get("file", ())) + list(cand.get("owner_export", {}).get("file", ()))
+             + list(cand.get("module_chain", {}).get("file", ())))
+    return any(_head(f) in heads for f in files)
+
+
+def script_roots(paths: set[str]) -> dict[str, dict[str, list[str]]]:
+    """Folder that is not a package -> {module name: [folder]} of the plain modules and
+    packages directly in it. A script run from such a folder (``backend/app.py``) has it
+    on ``sys.path``, so ``import auth_utils`` there means ``backend/auth_utils.py``."""
+    inits = {p.rsplit("/", 1)[0] for p in paths if p.endswith(("/__init__.py", "/__init__.pyi"))}
+    out: dict[str, dict[str, list[str]]] = {}
+    for p in paths:
+        d, _, base = p.rpartition("/")
+        if not d or d == "src":
+            continue
+        if base in ("__init__.py", "__init__.pyi"):
+            d, _, base = d.rpartition("/")
+            if not d or d == "src" or d in inits:
+                continue
+        elif d in inits or not base.endswith((".py", ".pyi")):
+            continue
+        else:
+            base = base.rsplit(".", 1)[0]
+        out.setdefault(d, {})[base] = [d]
+    return out
 
 
 def link_python_roots(extractions: list[FileExtraction]) -> None:
-    """Add package-root variants to the Python references and re-exports in place
-    (idempotent: a variant already present is not added again)."""
+    """Add package-root and script-folder variants to the Python references and
+    re-exports in place (idempotent: a variant already present is not added again)."""
     py = [fx for fx in extractions if fx.file.language == "python"]
-    roots = package_roots({fx.file.path for fx in py})
-    if not roots:
-        return
-    heads = set(roots)
+    paths = {fx.file.path for fx in py}
+    roots = package_roots(paths)
+    scripts = script_roots(paths)
     for fx in py:
-        for ref in fx.references:
-            cands = ref.extra.get("candidates")
-            if not cands or not any(_mentions_root(c, heads) for c in cands):
-                continue
-            seen = {json.dumps(c, sort_keys=True) for c in cands}
-            out = list(cands)
-            for c in cands:
-                for v in _expand(c, roots):
-                    key = json.dumps(v, sort_keys=True)
-                    if key not in seen:
-                        seen.add(key)
-                        out.append(v)
-            if len(out) != len(cands):
-                ref.extra["candidates"] = out
-        for target in fx.exports.values():
-            if "from" in target and any(p.split("/", 1)[0] in heads for p in target["from"]):
-                target["from"] = _paths(list(target["from"]), roots)
-            if "from_all" in target:
-                target["from_all"] = [_paths(list(g), roots) if any(p.split("/", 1)[0] in heads for p in g) else g
-                                      for g in target["from_all"]]
+        here = scripts.get(fx.file.path.rpartition("/")[0])
+        if here:
+            _link_file(fx, {**here, **roots} if roots else here)
+        elif roots:
+            _link_file(fx, roots)
+
+
+def _link_file(fx: FileExtraction, roots: dict[str, list[str]]) -> None:
+    heads = set(roots)
+    for ref in fx.references:
+        cands = ref.extra.get("candidates")
+        if not cands or not any(_mentions_root(c, heads) for c in cands):
+            continue
+        seen = {json.dumps(c, sort_keys=True) for c in cands}
+        out = list(cands)
+        for c in cands:
+            for v in _expand(c, roots):
+                key = json.dumps(v, sort_keys=True)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(v)
+        if len(out) != len(cands):
+            ref.extra["candidates"] = out
+    for target in fx.exports.values():
+        if "from" in target and any(_head(p) in heads for p in target["from"]):
+            target["from"] = _paths(list(target["from"]), roots)
+        if "from_all" in target:
+            target["from_all"] = [_paths(list(g), roots) if any(_head(p) in heads for p in g) else g
+                                  for g in target["from_all"]]
+        if "modules" in target:
+            target["modules"] = [_paths(list(g), roots) if any(_head(p) in heads for p in g) else g
+                                 for g in target["modules"]]

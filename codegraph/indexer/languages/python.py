@@ -488,6 +488,8 @@ class _Extractor:
                     stems = self.abs_stems(qn)
                     if alias is not None:
                         sc.bind(self.text(alias), ("mod", qn, stems))
+                        if top:  # ``import posixpath as path``: the module re-exports a module
+                            self.export_module(self.text(alias), _paths(stems))
                 elif c.type == "dotted_name":
                     qn = self.text(c)
                     stems = self.abs_stems(qn)
@@ -495,10 +497,12 @@ class _Extractor:
                     sc.bind(head, ("mod", head, self.abs_stems(head)))
                 else:
                     continue
-                self.add_ref(IMPORTS, None, qn, line, {
-                    "candidates": [{"path": p, "how": "import"} for p in _paths(stems)],
-                    "names": [], "forwarding": False,
-                })
+                cands: list[dict[str, Any]] = [{"path": p, "how": "import"} for p in _paths(stems)]
+                parts = qn.split(".")
+                if len(parts) > 1:  # ``import os.path``: ``path`` may be a module bound in os.py
+                    cands.append({"module_chain": {"file": _paths(self.abs_stems(parts[0])), "attrs": parts[1:],
+                                                   "to_file": True}, "how": "module_alias"})
+                self.add_ref(IMPORTS, None, qn, line, {"candidates": cands, "names": [], "forwarding": False})
             return
         mod_node = n.child_by_field_name("module_name")
         if mod_node is None:
@@ -556,10 +560,23 @@ class _Extractor:
                 # ``from . import x`` names a submodule far more often than a name of the
                 # package; a "from" pointing back at the package only makes export cycles.
                 self.exports[bound] = {"from": paths, "name": orig}
+            elif top and "." not in orig:
+                self.export_module(bound, _paths(_child_stems(stems, [orig])))
         if star:
             sc.star.append(paths)
             if top:
                 self.exports.setdefault("*", {"from_all": []})["from_all"].append(paths)
+
+    def export_module(self, name: str, paths: list[str]) -> None:
+        """Export ``name`` as bound to the module in the first existing of ``paths``;
+        a name bound in several branches keeps every alternative (os.py: ``import
+        posixpath as path`` / ``import ntpath as path``)."""
+        cur = self.exports.get(name)
+        if cur is not None and "modules" in cur:
+            if paths not in cur["modules"]:
+                cur["modules"].append(paths)
+        else:
+            self.exports[name] = {"modules": [paths]}
 
     def on_assign(self, n: Node, attr_assigns: list[tuple[_Scope, Node, Node | None, Node | None]]) -> None:
         left = n.child_by_field_name("left")
@@ -981,6 +998,8 @@ class _Extractor:
                 if len(attrs) > 1:
                     cands.append({"owner": ".".join([mqn, *attrs[:-1]]), "member": attrs[-1], "how": "import"})
                 cands.append({"file": _paths(prefix_stems), "export": attrs[-1], "how": "import"})
+                if len(attrs) > 1:  # ``os.path.join``: ``path`` may be a module bound in os.py
+                    cands.append({"module_chain": {"file": _paths(stems), "attrs": attrs}, "how": "module_alias"})
                 if _looks_like_class(attrs[-1]):
                     init_owners.append((full, {"file": _paths(prefix_stems), "export": attrs[-1]}))
                 target = target or full
@@ -1002,6 +1021,8 @@ class _Extractor:
                                       "member": attrs[-1], "how": "import"})
                     sub = _child_stems(stems, [orig, *attrs[:-1]])
                     cands.append({"file": _paths(sub), "export": attrs[-1], "how": "import"})
+                    cands.append({"module_chain": {"file": _paths(stems), "attrs": [orig, *attrs]},
+                                  "how": "module_alias"})
                     if _looks_like_class(attrs[-1]):
                         init_owners.append((full, {"file": _paths(sub), "export": attrs[-1]}))
                 target = target or full
