@@ -147,6 +147,11 @@ def index(
                                  max_file_bytes=ctx.settings.max_file_bytes, force=force,
                                  include=include, exclude=exclude,
                                  decisions=_decisions(ctx, name), progress=tick)
+            from codegraph.indexer.cross_repo import describe, relink_after_index
+
+            linked = relink_after_index(ctx.graph, state, ctx.settings.state_db, [name])
+            if linked is not None:
+                summary.messages.append(describe(linked))
             embed_report: dict[str, Any] | None = None
             if embed:
                 embed_report = _embed(ctx, name, prog)
@@ -508,7 +513,7 @@ def dashboard(
 
 
 # Commands of other faces live in their own modules, each exposing register(app, run).
-for _mod in ("codegraph.cli_agent", "codegraph.cli_triage", "codegraph.cli_pipeline"):
+for _mod in ("codegraph.cli_agent", "codegraph.cli_triage", "codegraph.cli_pipeline", "codegraph.cli_workspace"):
     try:
         __import__(_mod, fromlist=["register"]).register(app, _run)
     except ModuleNotFoundError as _e:  # a face not built yet

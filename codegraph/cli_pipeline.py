@@ -128,6 +128,10 @@ def register(app: typer.Typer, run: Any) -> None:
                     failed += 1
                     results.append({"repo": e.name, "ok": False, "error": str(ex),
                                     "seconds": round(time.perf_counter() - t, 2)})
+            from codegraph.indexer.cross_repo import describe, relink_after_index
+
+            done = [r["repo"] for r in results if r["ok"]]
+            linked = relink_after_index(ctx.graph, state, ctx.settings.state_db, done, config) if done else None
             state.close()
             if as_json:
                 emit_json(results)
@@ -139,6 +143,8 @@ def register(app: typer.Typer, run: Any) -> None:
                                       f"{s.unchanged} unchanged in {s.timings.get('total', 0):.2f}s ({r['note']})")
                     else:
                         console.print(f"[red]failed[/red] {r['repo']}: {r['error']}", highlight=False)
+                if linked is not None:
+                    console.print(describe(linked))
             if failed:
                 raise typer.Exit(1)
 

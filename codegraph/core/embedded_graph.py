@@ -269,6 +269,13 @@ class EmbeddedGraphStore:
                           [tuple(k) for k in keys])
             return c.total_changes - before
 
+    def replace_cross_repo_edges(self, repo: str, remove: list[Edge], create: list[Edge]) -> int:
+        with self._tx() as c:
+            c.execute("DELETE FROM edges WHERE repo=? AND resolution='cross_repo'", (repo,))
+            c.executemany("DELETE FROM edges WHERE type=? AND source=? AND target=? AND file=? AND line=?",
+                          [e.key() for e in remove])
+            return self._insert_edges(c, repo, create)
+
     def delete_repo(self, repo: str) -> None:
         with self._tx() as c:
             # Edges other repos hold into this one (cross-repo links) go too: no dangling edge.

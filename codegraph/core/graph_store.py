@@ -69,6 +69,12 @@ class GraphStore(Protocol):
         """Delete nodes of ``labels`` in ``repo`` that no edge touches (stubs whose
         callers resolved, tables nobody reads...). Returns the number deleted."""
 
+    def replace_cross_repo_edges(self, repo: str, remove: list[Edge], create: list[Edge]) -> int:
+        """One transaction: delete every edge of ``repo`` whose resolution is
+        ``cross_repo``, delete the ``remove`` edges (by key: type, source, target, file,
+        line), then create ``create`` (edges to missing nodes are skipped). Used by the
+        cross-repo link pass (docs/DESIGN.md 'Workspaces'). Returns the number created."""
+
     def delete_repo(self, repo: str) -> None:
         """Remove everything of ``repo``, including edges other repos hold into it."""
 

@@ -64,6 +64,7 @@ RESOLUTIONS = (
     "injection",      # dependency injection (FastAPI Depends, constructor injection)
     "unique_name",    # the only symbol of that name in the repo
     "overload",       # one of several overloads of the named member
+    "cross_repo",     # missed in its repo, found in what another repo of the workspace provides
     "stub",           # not resolved: target is an UnresolvedSymbol
 )
 

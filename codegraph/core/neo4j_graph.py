@@ -503,6 +503,22 @@ class Neo4jGraphStore:
                           repo=repo).consume().counters.nodes_deleted
         return self._write(work)
 
+    def replace_cross_repo_edges(self, repo: str, remove: list[Edge], create: list[Edge]) -> int:
+        gone: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for e in remove:
+            gone[_ident(e.type)].append({"s": e.source, "t": e.target, "f": e.file, "l": e.line})
+
+        def work(tx: neo4j.Transaction) -> int:
+            for t in DERIVED_EDGES:
+                tx.run(f"MATCH ()-[r:{t}]->() WHERE r.repo = $repo AND r.resolution = 'cross_repo' DELETE r",
+                       repo=repo).consume()
+            for etype, rows in gone.items():
+                for part in _chunks(rows):
+                    tx.run(f"UNWIND $rows AS e MATCH (a:{ENTITY} {{uid: e.s}})-[r:{etype}]->(b:{ENTITY} {{uid: e.t}}) "
+                           "WHERE r.file = e.f AND r.line = e.l DELETE r", rows=list(part)).consume()
+            return self._create_edges(tx, repo, create, merge=True)
+        return self._write(work)
+
     def delete_repo(self, repo: str) -> None:
         # In bounded transactions: a big repo would not fit one transaction in a small heap.
         def work(tx: neo4j.Transaction) -> int:

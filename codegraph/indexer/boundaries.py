@@ -374,7 +374,7 @@ class _Linker:
                 self.unplaced(r, "dynamic", [])
                 continue
             if url.host and _PUBLIC_HOST.match(url.host.split(":")[0]) and not _LOCAL_HOST.search(url.host.split(":")[0]):
-                self.unplaced(r, "external", [url.host])  # a public API, not this repository's server
+                self.unplaced(r, "external", [url.host], parts)  # a public API, not this repository's server
                 continue
             cands = [e for e in eps if (method is None or e.method in (method, "ANY") or
                                         (method == "HEAD" and e.method == "GET")) and fits(url, e.path)]
@@ -401,15 +401,19 @@ class _Linker:
                 self.edge(CALLS_HTTP, owner.uid, cands[0].uid, r["file"], r["line"], url=r.get("url"),
                           method=method, client=r.get("client"), also_fits=also[:10] or None)
             elif cands:
-                self.unplaced(r, "ambiguous", sorted(f"{e.method} {e.path}" for e in cands))
+                self.unplaced(r, "ambiguous", sorted(f"{e.method} {e.path}" for e in cands), parts)
             else:
-                self.unplaced(r, "no_match", [])
+                self.unplaced(r, "no_match", [], parts)
 
-    def unplaced(self, r: dict[str, Any], reason: str, cands: list[str]) -> None:
+    def unplaced(self, r: dict[str, Any], reason: str, cands: list[str],
+                 parts: list[tuple[str, str]] | None = None) -> None:
         self.out.counts[f"http_{reason}"] += 1
+        # owner + parts let the cross-repo pass match the call in another repo without re-parsing.
+        owner = self.owner(r["file"], r.get("at", r["line"])) if parts else None
         self.out.unplaced.append({"file": r["file"], "line": r["line"], "kind": "http_call", "method": r.get("method"),
                                   "url": r.get("url"), "client": r.get("client"), "reason": reason,
-                                  "candidates": cands[:20]})
+                                  "candidates": cands[:20], "owner": owner.uid if owner else None,
+                                  "parts": [list(p) for p in parts] if parts else None})
 
     # -- topics ---------------------------------------------------------------------------------
     def topics(self, records: list[dict[str, Any]]) -> None:

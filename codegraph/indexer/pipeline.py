@@ -25,6 +25,7 @@ from codegraph.core.models import ENDPOINT, STUB, TABLE, TOPIC, Chunk, FileImpor
 from codegraph.core.search_index import SearchIndex
 from codegraph.indexer.adapters.pages import assign_routes
 from codegraph.indexer.boundaries import link_boundaries
+from codegraph.indexer.cross_repo import save_client_calls
 from codegraph.indexer.discover import DiscoveredFile, discover
 from codegraph.indexer.extract import EXTRACTOR_VERSION, extract_source
 from codegraph.indexer.languages import link_repo
@@ -285,6 +286,7 @@ def apply_extractions(
             graph.upsert_nodes(links.nodes)
         for p, es in links.edges.items():
             res.edges.setdefault(p, []).extend(es)
+        save_client_calls(state, repo, links.unplaced)  # matched across repos by codegraph.indexer.cross_repo
         s.unplaced_urls = sum(1 for u in links.unplaced if u["kind"] == "http_call")
         s.unplaced = links.unplaced[:200]
         s.boundaries = dict(links.counts)

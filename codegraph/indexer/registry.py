@@ -37,6 +37,7 @@ class RepoConfig:
     include: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     pages: dict[str, str] = field(default_factory=dict)
+    base_urls: list[str] = field(default_factory=list)  # how peers reach its HTTP server (core.workspace)
 
 
 def config_path(explicit: Path | None = None) -> Path:
@@ -67,7 +68,8 @@ def load_registry(path: Path) -> list[RepoConfig]:
             p = (path.parent / p).resolve()
         out.append(RepoConfig(
             name=str(r["name"]), path=p, mirror=r.get("mirror"), branch=r.get("branch"),
-            include=list(r.get("include", [])), exclude=list(r.get("exclude", [])), pages=dict(r.get("pages", {}))))
+            include=list(r.get("include", [])), exclude=list(r.get("exclude", [])), pages=dict(r.get("pages", {})),
+            base_urls=list(r.get("base_urls", []))))
     return out
 
 

@@ -298,6 +298,18 @@ def _by_arity(syms: list[SymbolRecord], arity: int | None) -> list[SymbolRecord]
     return fit or syms
 
 
+def _lookup_keys(ref: Reference) -> list[str]:
+    """Qualified names a stub's candidates named (``qn``, ``owner``+``member``), other
+    than its target identifier: where another repository may declare it."""
+    keys: list[str] = []
+    for c in ref.extra.get("candidates", ()):
+        if "qn" in c:
+            keys.append(c["qn"])
+        elif "owner" in c and "member" in c:
+            keys.append(f"{c['owner']}.{c['member']}")
+    return [k for k in dict.fromkeys(keys) if k and k != ref.target_identifier][:6]
+
+
 _PASSTHROUGH_EXTRA = ("names", "forwarding", "external", "url", "arity", "jsx", "callback", "alias", "dynamic", "type_only")
 
 
@@ -350,6 +362,9 @@ def resolve_repo(
                 targets = [stub.uid]
                 res.counts[stub.reason] += 1
                 extra["target_identifier"] = ref.target_identifier
+                lookup = _lookup_keys(ref)
+                if lookup:  # qualified names the cross-repo pass may find in another repo
+                    extra["lookup"] = lookup
             elif not found:
                 continue  # optional reference with nothing to link
             elif how == "module_alias" and ref.type != IMPORTS:
