@@ -19,7 +19,6 @@ store is back.
 
 # No `from __future__ import annotations`: the SDK reads the tools' annotations at runtime.
 
-import subprocess
 import threading
 import time
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from codegraph import __version__
 from codegraph.core.errors import BadInput, CodegraphError, StoreUnavailable
 from codegraph.core.figures import figures
+from codegraph.core.git import git_head
 from codegraph.core.impact import EMPTY_NOTICE, ImpactResult, freshness, impact
 from codegraph.core.models import CALLS, EDGE_TYPES, ENDPOINT, TABLE
 from codegraph.core.settings import Settings, load_settings
@@ -254,17 +254,6 @@ def _ensure_repo(graph: Any, repo: str | None) -> None:
     if repo and repo not in {r.props.get("name") for r in graph.repos()}:
         names = ", ".join(sorted(r.props.get("name", "") for r in graph.repos())) or "none indexed yet"
         raise BadInput(f"no repository named {repo!r} in the graph (known: {names})")
-
-
-def _git_head(path: str | None) -> str | None:
-    """HEAD of a checkout, read-only (``git rev-parse``), or None."""
-    if not path or not Path(path).is_dir():
-        return None
-    try:
-        out = subprocess.run(["git", "-C", path, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.stdout.strip() if out.returncode == 0 else None
 
 
 # -- the tools ------------------------------------------------------------------------------
@@ -510,7 +499,7 @@ def build_server(settings: Settings | None = None) -> MCPServer:
             rows = freshness(graph, {repo} if repo else None)
             steps.mark("read repo nodes", f"{len(rows)} repo(s)")
             for r in rows:
-                head = _git_head(r.get("path"))
+                head = git_head(r.get("path"))
                 r["checkout_head"] = head
                 r["path_exists"] = bool(r.get("path")) and Path(r["path"]).is_dir()
                 r["stale"] = bool(head and r.get("commit") and head != r["commit"])

@@ -5,17 +5,12 @@ queries, never modifies a checkout."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import Any
 
+from codegraph.core.git import run_git
 
-def _git(cwd: Path, *args: str) -> str | None:
-    try:
-        out = subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.stdout.rstrip() if out.returncode == 0 else None
+_git = run_git
 
 
 def _common_dir(path: Path) -> Path | None:

@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 
 import pathspec
 
+from codegraph.core.git import ignored_by_enclosing_repo
 from codegraph.indexer.languages import language_for
 
 SKIP_DIRS = frozenset({
@@ -56,8 +57,7 @@ def _git_files(root: Path) -> list[str] | None:
             return None
         # A folder that the enclosing repository ignores (e.g. an installed Python inside
         # a pyenv clone) is not that repository's content: walk it instead.
-        ignored = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", "."], capture_output=True, timeout=30)
-        if ignored.returncode == 0:
+        if ignored_by_enclosing_repo(root, timeout=30):
             return None
         out = subprocess.run(
             ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--full-name"],

@@ -11,7 +11,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-import subprocess
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -20,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from codegraph.core.git import git_head
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import ENDPOINT, STUB, TABLE, TOPIC, Chunk, FileImport, RepoRecord, file_uid, stable_hash
 from codegraph.core.search_index import SearchIndex
@@ -67,18 +67,6 @@ class IndexSummary:
     unplaced_urls: int = 0
     unplaced: list[dict[str, Any]] = field(default_factory=list)
     boundaries: dict[str, int] = field(default_factory=dict)
-
-
-def git_head(root: Path) -> str | None:
-    """The commit checked out at ``root`` (worktrees resolve to their repo), or None."""
-    try:
-        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
-        # A folder the enclosing repository ignores (an installed Python inside a pyenv
-        # clone) is not at that repository's commit.
-        ignored = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", "."], capture_output=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.stdout.strip() if out.returncode == 0 and ignored.returncode != 0 else None
 
 
 def file_hash(data: bytes) -> str:

@@ -63,9 +63,11 @@ def widen(store: GraphStore, targets: list[Node]) -> list[Node]:
             if n.repo in {t.repo for t in targets}:
                 out.setdefault(n.uid, n)
     types = [n for n in targets if n.label == SYMBOL and n.props.get("kind") in TYPE_KINDS]
-    if types:
-        by_file = store.nodes_in_files(types[0].repo, list({t.props["file"] for t in types}))
-        for t in types:
+    # A type found in several repos: each repo's members (not only the first repo's).
+    for repo in dict.fromkeys(t.repo for t in types):
+        mine = [t for t in types if t.repo == repo]
+        by_file = store.nodes_in_files(repo, list({t.props["file"] for t in mine}))
+        for t in mine:
             for n in by_file.get(t.props["file"], []):
                 if n.props.get("parent") == t.props["qualified_name"]:
                     out.setdefault(n.uid, n)
