@@ -67,6 +67,15 @@ class _Ctx:
         self.settings: Settings = load_settings()
         self._graph: Any = None
         self._search: Any = None
+        self._embedder: Any = None
+
+    @property
+    def embedder(self) -> Any:
+        if self._embedder is None:
+            from codegraph.core.embedder import Embedder
+
+            self._embedder = Embedder.from_settings(self.settings)
+        return self._embedder
 
     @property
     def graph(self) -> Any:
@@ -366,13 +375,14 @@ def search(
     fused by reciprocal rank fusion. Hits without a graph node are dropped."""
 
     def body(ctx: _Ctx) -> None:
-        from codegraph.core.embedder import Embedder
+        if as_json:
+            from codegraph.api.answers import search_answer
+
+            emit_json(search_answer(ctx, text, k=k, repo=repo))
+            return
         from codegraph.core.retrieval import hybrid_search
 
-        res = hybrid_search(ctx.search, Embedder.from_settings(ctx.settings), text, k=k, repo=repo, graph=ctx.graph)
-        if as_json:
-            emit_json(res)
-            return
+        res = hybrid_search(ctx.search, ctx.embedder, text, k=k, repo=repo, graph=ctx.graph)
         t = Table(title=f"search: {text} ({res.mode})")
         for col in ("#", "symbol", "file:line", "score", "bm25", "knn"):
             t.add_column(col, overflow="fold")
@@ -393,16 +403,9 @@ def stats(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
     """Counts per repo: files, symbols, edges by type, stubs, coverage, search chunks."""
 
     def body(ctx: _Ctx) -> None:
-        from codegraph.core.figures import figures
-        from codegraph.core.impact import freshness
+        from codegraph.api.answers import stats_answer
 
-        graph_counts = ctx.graph.counts(repo)
-        fig = figures(ctx.graph, repo, graph_counts)
-        out = {"graph_backend": ctx.graph.backend, "search_backend": ctx.search.backend,
-               "graph": graph_counts, "figures": fig.to_dict(), "search": ctx.search.stats(repo),
-               "unsupported_by_extension": {r.props.get("name"): r.props.get("unsupported") or {}
-                                            for r in ctx.graph.repos() if not repo or r.props.get("name") == repo},
-               "freshness": freshness(ctx.graph, {repo} if repo else None)}
+        out = stats_answer(ctx, repo)
         if as_json:
             emit_json(out)
             return
@@ -412,10 +415,11 @@ def stats(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
             t.add_row(f"nodes: {label}", str(n))
         for et, n in sorted(g["edges"].items()):
             t.add_row(f"edges: {et}", str(n))
-        t.add_row("figures", f"files {fig.files}, symbols {fig.symbols}, edges {fig.edges}, stubs {fig.stubs}, "
-                  f"unresolved references {fig.stub_references}/{fig.reference_edges} "
-                  f"({'n/a' if fig.unresolved_pct is None else f'{fig.unresolved_pct} %'}), "
-                  f"unsupported files {fig.unsupported_files}")
+        fig = out["figures"]
+        t.add_row("figures", f"files {fig['files']}, symbols {fig['symbols']}, edges {fig['edges']}, "
+                  f"stubs {fig['stubs']}, unresolved references {fig['stub_references']}/{fig['reference_edges']} "
+                  f"({'n/a' if fig['unresolved_pct'] is None else str(fig['unresolved_pct']) + ' %'}), "
+                  f"unsupported files {fig['unsupported_files']}")
         t.add_row("files by language", ", ".join(f"{k} {v}" for k, v in sorted(g["languages"].items(), key=lambda kv: -kv[1])))
         t.add_row("parse errors / partial", f"{g['parse_errors']} / {g['partial_files']}")
         t.add_row("search chunks (with vectors)", f"{out['search'].get('chunks')} ({out['search'].get('with_vectors')})")
@@ -513,7 +517,8 @@ def dashboard(
 
 
 # Commands of other faces live in their own modules, each exposing register(app, run).
-for _mod in ("codegraph.cli_agent", "codegraph.cli_triage", "codegraph.cli_pipeline", "codegraph.cli_workspace"):
+for _mod in ("codegraph.cli_agent", "codegraph.cli_triage", "codegraph.cli_pipeline", "codegraph.cli_workspace",
+             "codegraph.cli_serve"):
     try:
         __import__(_mod, fromlist=["register"]).register(app, _run)
     except ModuleNotFoundError as _e:  # a face not built yet

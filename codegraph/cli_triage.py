@@ -24,35 +24,17 @@ import typer
 from rich.table import Table
 
 from codegraph.cli import JsonOpt, RepoOpt, console, emit_json
-from codegraph.core.errors import BadInput, TargetNotFound
+from codegraph.core.errors import TargetNotFound
 
 NoteOpt = Annotated[str, typer.Option("--note", help="Why (shown in the decision log).")]
 ByOpt = Annotated[str | None, typer.Option("--by", help="Who decides (default: CODEGRAPH_USER or the login name).")]
 
 
 def _repo_for(graph: Any, key: str, repo: str | None, *, decided: bool = False) -> str:
-    """The repo a command acts on (see the module docstring)."""
-    from codegraph.core import triage
+    """The repo a command acts on (see the module docstring; one definition in api.answers)."""
+    from codegraph.api.answers import triage_repo
 
-    if repo:
-        if graph.get_nodes([f"repo|{repo}"]) == {}:
-            raise TargetNotFound(f"repository {repo!r} is not indexed (see `codegraph stats`)")
-        return repo
-    names = sorted(str(r.props.get("name")) for r in graph.repos())
-    if decided:
-        found = sorted({d.repo for d in triage.decision_list(graph, include_undone=False) if d.key == key})
-    elif triage.is_pattern(key):
-        found = [r for r in names if triage.preview(graph, r, key)]
-    else:
-        found = triage.repos_with_stub(graph, key)
-    if len(found) == 1:
-        return found[0]
-    if not found and len(names) == 1:
-        return names[0]
-    if not found:
-        what = "an active decision on" if decided else "an unresolved symbol matching"
-        raise TargetNotFound(f"no repository has {what} {key!r}; pass --repo")
-    raise BadInput(f"{key!r} is in several repositories ({', '.join(found)}); pass --repo")
+    return triage_repo(graph, key, repo, decided=decided)
 
 
 def _decision_line(d: Any) -> str:
@@ -81,14 +63,13 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
         `requests.patch` under a `requests.*` decision)."""
 
         def body(ctx: Any) -> None:
-            from codegraph.core import triage
+            from codegraph.api.answers import triage_list_answer
 
-            names = [repo] if repo else [str(r.props.get("name")) for r in ctx.graph.repos()]
-            applied = {r: triage.apply_pending(ctx.graph, r) for r in names}
-            rows = triage.stub_rows(ctx.graph, repo, limit=limit, offset=offset)
+            out = triage_list_answer(ctx, repo, limit=limit, offset=offset)
             if as_json:
-                emit_json({"stubs": [r.to_dict() for r in rows], "applied_now": applied})
+                emit_json(out)
                 return
+            applied, rows = out["applied_now"], out["stubs"]
             for r, ts in applied.items():
                 if ts:
                     console.print(f"[dim]applied existing decisions in {r} to {len(ts)} new stub(s): "
@@ -97,8 +78,9 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
             for col in ("references", "target", "reason", "repo", "candidates"):
                 t.add_column(col, overflow="fold")
             for r in rows:
-                t.add_row(str(r.references), r.target_identifier, r.reason, r.repo,
-                          ", ".join(r.candidates[:4]) + (" ..." if len(r.candidates) > 4 else ""))
+                cands = r.get("candidates") or []
+                t.add_row(str(r["references"]), r["target_identifier"], r["reason"], r["repo"],
+                          ", ".join(cands[:4]) + (" ..." if len(cands) > 4 else ""))
             console.print(t)
             if not rows:
                 console.print("no unresolved symbols")

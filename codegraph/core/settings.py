@@ -6,7 +6,7 @@
 ``CODEGRAPH_EMBED_MODEL_PATH``: folder of the ONNX sentence-embedding model; default the
 project's ``models/all-MiniLM-L6-v2-onnx``, then fastembed's cache (``core/model_source.py``
 has the whole order); ``none`` disables.
-Secrets (``CODEGRAPH_NEO4J_PASSWORD``) are SecretStr and never printed.
+Secrets (``CODEGRAPH_NEO4J_PASSWORD``, ``CODEGRAPH_API_TOKEN``) are SecretStr and never printed.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ class Settings(BaseSettings):
     home: Path = Path.home() / ".codegraph"
     neo4j_user: str = "neo4j"
     neo4j_password: SecretStr = SecretStr("")
+    api_token: SecretStr = SecretStr("")  # bearer token of `codegraph serve`; empty = no auth
     neo4j_database: str = "neo4j"
     elastic_prefix: str = "codegraph"
     embed_model_path: str = ""

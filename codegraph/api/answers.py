@@ -1,0 +1,207 @@
+"""One definition of each JSON answer: ``codegraph <command> --json`` and the REST API
+(``codegraph serve``) both return these dicts, so their shapes cannot drift apart.
+
+Every function takes ``stores``: any object with ``graph`` (GraphStore), ``search``
+(SearchIndex), ``embedder`` (query embedder) and ``settings`` attributes, opened lazily
+by the caller (the CLI's per-command context, the REST app's session). Errors are the
+core's: BadInput / TargetNotFound (bad or unknown input, one line), StoreUnavailable
+(a server did not answer).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from codegraph.core.errors import BadInput, TargetNotFound
+from codegraph.core.models import EDGE_TYPES, ENDPOINT, TABLE
+
+TRIAGE_ACTIONS = ("resolve", "external", "ignore", "undo")
+
+
+def known_repo(graph: Any, repo: str | None) -> None:
+    """Raise BadInput when ``repo`` is given and not indexed."""
+    if repo and repo not in {r.props.get("name") for r in graph.repos()}:
+        names = ", ".join(sorted(str(r.props.get("name", "")) for r in graph.repos())) or "none indexed yet"
+        raise BadInput(f"no repository named {repo!r} in the graph (known: {names})")
+
+
+def _edge_types(edge_types: list[str] | None) -> list[str] | None:
+    types = [e.upper() for e in edge_types] if edge_types else None
+    bad = [e for e in types or [] if e not in EDGE_TYPES]
+    if bad:
+        raise BadInput(f"unknown edge type(s) {', '.join(bad)}; known: {', '.join(EDGE_TYPES)}")
+    return types
+
+
+# -- questions -------------------------------------------------------------------------------
+
+def search_answer(stores: Any, text: str, k: int = 10, repo: str | None = None) -> dict[str, Any]:
+    """Hybrid search: ``SearchResult.to_dict()`` ({"query", "mode", "reason", "hits", "steps", ...})."""
+    from codegraph.core.retrieval import hybrid_search
+
+    if not text.strip():
+        raise BadInput("search needs some words, e.g. \"parse a config file\"")
+    return hybrid_search(stores.search, stores.embedder, text, k=k, repo=repo, graph=stores.graph).to_dict()
+
+
+def impact_answer(stores: Any, target: str, repo: str | None = None, depth: int = 5,
+                  edge_types: list[str] | None = None, include_tests: bool = True, limit: int = 200,
+                  offset: int = 0) -> dict[str, Any]:
+    """Blast radius of ``target``: ``ImpactResult.to_dict()``."""
+    from codegraph.core.impact import impact
+
+    return impact(stores.graph, target, repo=repo, depth=depth, edge_types=_edge_types(edge_types),
+                  include_tests=include_tests, limit=limit, offset=offset).to_dict()
+
+
+def callers_answer(stores: Any, target: str, repo: str | None = None, limit: int = 100) -> dict[str, Any]:
+    """Direct callers (depth 1, CALLS): ``ImpactResult.to_dict()``."""
+    from codegraph.core.impact import callers
+
+    return callers(stores.graph, target, repo=repo, limit=limit).to_dict()
+
+
+def _listing(stores: Any, label: str, repo: str | None, limit: int, offset: int) -> dict[str, Any]:
+    graph = stores.graph
+    known_repo(graph, repo)
+    total = int(graph.counts(repo)["nodes"].get(label, 0))
+    nodes = graph.nodes_by_label(label, repo, limit=limit, offset=offset)
+    items = [{"uid": n.uid, "repo": n.repo, "name": n.display(), **n.props} for n in nodes]
+    return {"items": items, "total": total, "shown": len(items), "offset": offset, "limit": limit,
+            "next_offset": offset + len(items) if offset + len(items) < total and items else None}
+
+
+def table_answer(stores: Any, name: str | None = None, repo: str | None = None, depth: int = 1,
+                 limit: int = 50, offset: int = 0) -> dict[str, Any]:
+    """Code that reads/writes table ``name`` (``impact table:NAME``), or the known tables
+    ({"items", "total", "shown", "offset", "limit", "next_offset"}) without a name."""
+    if not name:
+        return _listing(stores, TABLE, repo, limit, offset)
+    return impact_answer(stores, f"table:{name}", repo=repo, depth=depth, limit=limit, offset=offset)
+
+
+def endpoint_answer(stores: Any, path: str | None = None, method: str | None = None, repo: str | None = None,
+                    depth: int = 2, limit: int = 50, offset: int = 0) -> dict[str, Any]:
+    """Handler and clients of an HTTP endpoint (``impact endpoint:METHOD PATH``), or the
+    known endpoints without a path (same listing shape as ``table_answer``)."""
+    if not path:
+        return _listing(stores, ENDPOINT, repo, limit, offset)
+    spec = f"{method.upper()} {path}" if method else path
+    return impact_answer(stores, f"endpoint:{spec}", repo=repo, depth=depth, limit=limit, offset=offset)
+
+
+def stats_answer(stores: Any, repo: str | None = None) -> dict[str, Any]:
+    """Counts and figures per scope ({"graph_backend", "search_backend", "graph", "figures",
+    "search", "unsupported_by_extension", "freshness"})."""
+    from codegraph.core.figures import figures
+    from codegraph.core.impact import freshness
+
+    graph = stores.graph
+    known_repo(graph, repo)
+    counts = graph.counts(repo)
+    return {"graph_backend": graph.backend, "search_backend": stores.search.backend,
+            "graph": counts, "figures": figures(graph, repo, counts).to_dict(), "search": stores.search.stats(repo),
+            "unsupported_by_extension": {r.props.get("name"): r.props.get("unsupported") or {}
+                                         for r in graph.repos() if not repo or r.props.get("name") == repo},
+            "freshness": freshness(graph, {repo} if repo else None)}
+
+
+def _git_head(path: str | None) -> str | None:
+    """HEAD of a checkout, read-only (``git rev-parse``), or None."""
+    if not path or not Path(path).is_dir():
+        return None
+    try:
+        out = subprocess.run(["git", "-C", path, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def freshness_answer(stores: Any, repo: str | None = None) -> dict[str, Any]:
+    """Per repo: commit indexed, import/check times, age, and whether the checkout on disk
+    moved on ({"repos": [{..., "checkout_head", "path_exists", "stale"}]})."""
+    from codegraph.core.impact import freshness
+
+    graph = stores.graph
+    known_repo(graph, repo)
+    rows = freshness(graph, {repo} if repo else None)
+    for r in rows:
+        head = _git_head(r.get("path"))
+        r["checkout_head"] = head
+        r["path_exists"] = bool(r.get("path")) and Path(str(r["path"])).is_dir()
+        r["stale"] = bool(head and r.get("commit") and head != r["commit"])
+    return {"repos": rows}
+
+
+# -- triage ----------------------------------------------------------------------------------
+
+def triage_repo(graph: Any, key: str, repo: str | None, *, decided: bool = False) -> str:
+    """The repo a triage action acts on: ``repo`` when given (must be indexed), else the one
+    repo that has the stub (or matching stubs / the active decision); BadInput when several."""
+    from codegraph.core import triage
+
+    if repo:
+        if graph.get_nodes([f"repo|{repo}"]) == {}:
+            raise TargetNotFound(f"repository {repo!r} is not indexed (see `codegraph stats`)")
+        return repo
+    names = sorted(str(r.props.get("name")) for r in graph.repos())
+    if decided:
+        found = sorted({d.repo for d in triage.decision_list(graph, include_undone=False) if d.key == key})
+    elif triage.is_pattern(key):
+        found = [r for r in names if triage.preview(graph, r, key)]
+    else:
+        found = triage.repos_with_stub(graph, key)
+    if len(found) == 1:
+        return found[0]
+    if not found and len(names) == 1:
+        return names[0]
+    if not found:
+        what = "an active decision on" if decided else "an unresolved symbol matching"
+        raise TargetNotFound(f"no repository has {what} {key!r}; pass --repo")
+    raise BadInput(f"{key!r} is in several repositories ({', '.join(found)}); pass --repo")
+
+
+def triage_list_answer(stores: Any, repo: str | None = None, limit: int = 50, offset: int = 0) -> dict[str, Any]:
+    """Stubs most referenced first, after applying active decisions to new stubs
+    ({"stubs": [StubRow.to_dict()], "applied_now": {repo: [targets]}})."""
+    from codegraph.core import triage
+
+    graph = stores.graph
+    names = [repo] if repo else [str(r.props.get("name")) for r in graph.repos()]
+    applied = {r: triage.apply_pending(graph, r) for r in names}
+    rows = triage.stub_rows(graph, repo, limit=limit, offset=offset)
+    return {"stubs": [r.to_dict() for r in rows], "applied_now": applied}
+
+
+def triage_decide_answer(stores: Any, action: str, target: str, repo: str | None = None, to: str | None = None,
+                         library: str | None = None, note: str = "", by: str | None = None) -> dict[str, Any]:
+    """Record one triage decision (``TriageDecision.to_dict()``). ``action``: resolve (needs
+    ``to``, a qualified name or uid), external (needs ``library``), ignore, undo."""
+    from codegraph.core import triage
+
+    graph = stores.graph
+    if action not in TRIAGE_ACTIONS:
+        raise BadInput(f"unknown triage action {action!r}; use one of {', '.join(TRIAGE_ACTIONS)}")
+    if action == "resolve":
+        if not to:
+            raise BadInput("resolve needs `to`: the qualified name (or uid) of the symbol it really is")
+        name = triage_repo(graph, target, repo)
+        sym = triage.find_symbol(graph, to, name)
+        return triage.resolve(graph, name, target, sym.uid, by=by, note=note).to_dict()
+    if action == "external":
+        if not library:
+            raise BadInput("external needs `library`: the library the target comes from, e.g. requests")
+        name = triage_repo(graph, target, repo)
+        return triage.mark_external(graph, name, target, library, by=by, note=note).to_dict()
+    if action == "ignore":
+        return triage.ignore(graph, triage_repo(graph, target, repo), target, by=by, note=note).to_dict()
+    return triage.undo(graph, triage_repo(graph, target, repo, decided=True), target, by=by).to_dict()
+
+
+__all__ = [
+    "TRIAGE_ACTIONS", "callers_answer", "endpoint_answer", "freshness_answer", "impact_answer",
+    "known_repo", "search_answer", "stats_answer", "table_answer", "triage_decide_answer", "triage_list_answer",
+    "triage_repo",
+]

@@ -1,0 +1,39 @@
+"""The fixed fixture repository tests/fixtures/golden_shop, copied out of the project's
+git checkout (so it has no commit) and indexed with the real pipeline into embedded stores.
+Used by the REST API tests (tests/api) and the golden answers (tests/golden)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from codegraph.core.settings import Settings, load_settings
+
+FIXTURE = Path(__file__).parent / "fixtures" / "golden_shop"
+REPO = "golden_shop"
+
+
+def index_golden(tmp: Path, embed: bool = False) -> Settings:
+    """Copy the fixture under ``tmp/src``, index it as ``golden_shop`` into ``tmp/home``;
+    returns the settings that open those stores (no model unless ``embed``)."""
+    from codegraph.core.stores import open_graph_store, open_search_index
+    from codegraph.indexer.pipeline import index_repo
+    from codegraph.indexer.state import StateStore
+
+    src = tmp / "src" / REPO
+    shutil.copytree(FIXTURE, src)
+    s = load_settings(home=tmp / "home", graph="embedded", search="embedded",
+                      embed_model_path="" if embed else "none")
+    graph, search, state = open_graph_store(s), open_search_index(s), StateStore(s.state_db)
+    try:
+        index_repo(src, REPO, graph, search, state, workers=1)
+        if embed:
+            from codegraph.core.embedder import Embedder
+            from codegraph.indexer.embed_phase import run_embedding
+
+            run_embedding(search, Embedder.from_settings(s), repo=REPO)
+    finally:
+        state.close()
+        search.close()
+        graph.close()
+    return s
