@@ -10,11 +10,11 @@ core's: BadInput / TargetNotFound (bad or unknown input, one line), StoreUnavail
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from codegraph.core.errors import BadInput, TargetNotFound
+from codegraph.core.git import git_head
 from codegraph.core.models import EDGE_TYPES, ENDPOINT, TABLE
 
 TRIAGE_ACTIONS = ("resolve", "external", "ignore", "undo")
@@ -108,17 +108,6 @@ def stats_answer(stores: Any, repo: str | None = None) -> dict[str, Any]:
             "freshness": freshness(graph, {repo} if repo else None)}
 
 
-def _git_head(path: str | None) -> str | None:
-    """HEAD of a checkout, read-only (``git rev-parse``), or None."""
-    if not path or not Path(path).is_dir():
-        return None
-    try:
-        out = subprocess.run(["git", "-C", path, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.stdout.strip() if out.returncode == 0 else None
-
-
 def freshness_answer(stores: Any, repo: str | None = None) -> dict[str, Any]:
     """Per repo: commit indexed, import/check times, age, and whether the checkout on disk
     moved on ({"repos": [{..., "checkout_head", "path_exists", "stale"}]})."""
@@ -128,7 +117,7 @@ def freshness_answer(stores: Any, repo: str | None = None) -> dict[str, Any]:
     known_repo(graph, repo)
     rows = freshness(graph, {repo} if repo else None)
     for r in rows:
-        head = _git_head(r.get("path"))
+        head = git_head(r.get("path"))
         r["checkout_head"] = head
         r["path_exists"] = bool(r.get("path")) and Path(str(r["path"])).is_dir()
         r["stale"] = bool(head and r.get("commit") and head != r["commit"])
