@@ -56,6 +56,7 @@ from codegraph.core.models import (
     Step,
     repo_uid,
 )
+from codegraph.core.paths import contained
 
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
 # How extractors name constructors (Python, JS/TS, JVM bytecode style, C#).
@@ -280,8 +281,12 @@ class _Corpus:
                 if FAMILY.get(lang) not in families:
                     continue
                 path = p.get("path", "")
+                inside = contained(root, path)  # a graph path may not lead out of the checkout
+                if inside is None:
+                    self._exclude(path, "outside the checkout")
+                    continue
                 try:
-                    data = (root / path).read_bytes()
+                    data = inside.read_bytes()
                 except OSError:
                     self._exclude(path, "missing or unreadable on disk")
                     continue

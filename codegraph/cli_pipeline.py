@@ -56,36 +56,56 @@ def register(app: typer.Typer, run: Any) -> None:
         file: Annotated[Path, typer.Argument(help="JSONL written by `codegraph extract`.")],
         repo: Annotated[str | None, typer.Option("--repo", "-r", help="Load under this repo name instead of the header's.")] = None,
         embed: Annotated[bool, typer.Option("--embed/--no-embed", help="Embed new chunks afterwards.")] = False,
+        partial: Annotated[bool, typer.Option("--partial", help="Load a file without its closing record (truncated): import what it holds, delete nothing.")] = False,
+        yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete the files the run no longer describes even above --max-delete.")] = False,
+        max_delete: Annotated[float, typer.Option(help="Refuse (without --yes) to delete more than this percent of the repo's files.")] = 20.0,
         as_json: JsonOpt = False,
     ) -> None:
         """Load a JSONL extraction into the stores (the skip-extract half of `index`).
 
-        Malformed lines are reported with their line numbers and skipped; the rest loads."""
+        Transactional per run: a file without its closing record changes nothing unless
+        --partial; malformed lines and paths outside the repo root are counted skips with
+        their line numbers; files the run no longer describes are listed before they are
+        deleted, and more than --max-delete percent of them only with --yes."""
 
         def body(ctx: Any) -> None:
             from codegraph.core.errors import BadInput
-            from codegraph.indexer.pipeline import load_extractions
-            from codegraph.indexer.records import read_jsonl
+            from codegraph.indexer.load import load_run, planned_deletions
+            from codegraph.indexer.records import read_jsonl_run
             from codegraph.indexer.state import StateStore
 
             if not file.is_file():
                 raise BadInput(f"no such file: {file}")
             with file.open(encoding="utf-8", errors="replace") as fh:
-                header, files, problems = read_jsonl(fh)
-            for p in problems[:20]:
-                err.print(f"[yellow]skipped line {p.line}[/yellow]: {p.reason}", highlight=False)
+                jrun = read_jsonl_run(fh)
+            for p in jrun.problems[:20]:
+                err.print(f"[yellow]skipped line {p.line}[/yellow]: {p.reason}", highlight=False, soft_wrap=True)
+            if len(jrun.problems) > 20:
+                err.print(f"... and {len(jrun.problems) - 20} more malformed line(s)", highlight=False)
             state = StateStore(ctx.settings.state_db)
-            name = repo or header.get("repo")
-            s = load_extractions(header, files, ctx.graph, ctx.search, state, repo=repo,
-                                 decisions=_decisions(ctx, name) if name else None)
-            state.close()
+            try:
+                name = repo or jrun.header.get("repo")
+                name = name if isinstance(name, str) and name else "repo"
+                gone = planned_deletions(jrun, set(ctx.graph.file_hashes(name)), set(state.file_hashes(name)),
+                                         partial=partial)
+                if gone:
+                    shown = ", ".join(gone[:20]) + (f" (+{len(gone) - 20} more)" if len(gone) > 20 else "")
+                    err.print(f"{len(gone)} file(s) of {name} are not in {file.name} and would be deleted: {shown}",
+                              highlight=False, soft_wrap=True)
+                s = load_run(jrun, ctx.graph, ctx.search, state, repo=repo, decisions=_decisions(ctx, name),
+                             partial=partial, yes=yes, max_delete_percent=max_delete, source=str(file))
+            finally:
+                state.close()
             rep = _embed(ctx, s.repo, None) if embed else None
-            skipped = {"malformed_lines": len(problems), "first": [{"line": p.line, "reason": p.reason} for p in problems[:20]]}
+            problems = jrun.problems
+            skipped = {"malformed_lines": len(problems), "outside_root": len(jrun.outside), "complete": jrun.complete,
+                       "first": [{"line": p.line, "reason": p.reason} for p in problems[:20]]}
             if as_json:
                 emit_json({"summary": s, "skipped_records": skipped, "embedding": rep})
             else:
                 _print_summary(s, rep)
-                console.print(f"skipped records: {len(problems)} malformed line(s)")
+                console.print(f"skipped records: {len(problems)} malformed line(s)"
+                              + (f", {len(jrun.outside)} outside the repo root" if jrun.outside else ""))
 
         run(body)
 

@@ -339,7 +339,7 @@ def apply_extractions(
     s.stubs = counts["nodes"].get(STUB, 0)
     s.edges = sum(v for k, v in counts["edges"].items() if k not in ("IN_REPO", "DECLARES"))
     s.parse_errors, s.partial_files = counts["parse_errors"], counts["partial_files"]
-    s.messages = [f"{p}: {m}" for p, fx in fresh.items() for m in fx.errors[:3]][:50]
+    s.messages = (s.messages + [f"{p}: {m}" for p, fx in fresh.items() for m in fx.errors[:3]])[:50]
     s.timings["total"] = time.perf_counter() - t0
     return s
 
@@ -396,39 +396,11 @@ def load_extractions(
     decisions: dict[str, Decision] | None = None,
     progress: Progress | None = None,
 ) -> IndexSummary:
-    """Load a JSONL extraction (``codegraph load``): files whose content hash differs
-    from the graph are imported, files absent from it leave the graph. Search chunks
-    are rebuilt from the sources when the header's ``root`` is readable here."""
-    t0 = time.perf_counter()
-    tick = progress or (lambda *_: None)
-    name = repo or header.get("repo") or "repo"
-    root = Path(header.get("root") or ".")
-    for fx in files:
-        fx.file.repo = name
-        for sym in fx.symbols:
-            sym.repo = name
-    s = IndexSummary(repo=name, root=str(root), commit=header.get("commit"),
-                     unsupported=dict(header.get("unsupported") or {}), skipped=dict(header.get("skipped") or {}))
-    prev = state.repo(name)
-    fingerprint = prev.fingerprint if prev else config_fingerprint({})
-    known = state.file_hashes(name)
-    in_graph = graph.file_hashes(name)
-    fresh = {fx.file.path: fx for fx in files
-             if known.get(fx.file.path, ("",))[0] != fx.file.content_hash or in_graph.get(fx.file.path) != fx.file.content_hash}
-    current = {fx.file.path for fx in files}
-    removed = sorted((set(known) | set(in_graph)) - current)
-    chunks: list[Chunk] = []
-    if search is not None and root.is_dir():
-        from codegraph.indexer.chunks import chunks_for_file
+    """Load already-parsed extractions as one complete run (``codegraph.indexer.load``
+    holds the rules: containment, what may be deleted)."""
+    from codegraph.indexer.load import load_run
+    from codegraph.indexer.records import JsonlRun
 
-        for fx in fresh.values():
-            try:
-                chunks.extend(chunks_for_file(fx, (root / fx.file.path).read_text(encoding="utf-8", errors="replace")))
-            except OSError:
-                s.messages.append(f"{fx.file.path}: source not readable here, no search chunks")
-    elif search is not None:
-        s.messages.append(f"sources not found at {root}: graph loaded, search chunks not rebuilt")
-    s.files, s.changed, s.removed = len(current), len(fresh), len(removed)
-    s.unchanged = s.files - s.changed
-    return apply_extractions(s, root, name, graph, search, state, fresh, chunks, removed, current, known,
-                             decisions=decisions, rebuild=False, fingerprint=fingerprint, progress=tick, t0=t0)
+    run = JsonlRun(header, files, [], end={"files": len(files)},
+                   file_lines={fx.file.path: 0 for fx in files})
+    return load_run(run, graph, search, state, repo=repo, decisions=decisions, yes=True, progress=progress)

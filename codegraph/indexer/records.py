@@ -44,11 +44,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
-from typing import IO, Any
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from typing import IO, Any, get_type_hints
+
+from pydantic import ConfigDict, Field, ValidationError, create_model
 
 from codegraph.core.errors import BadInput
 from codegraph.core.models import FileRecord, SymbolRecord
+from codegraph.core.paths import safe_relpath
 
 SCHEMA_VERSION = 1
 
@@ -79,7 +82,10 @@ class FileExtraction:
 
 
 def write_jsonl(out: IO[str], header: dict[str, Any], files: list[FileExtraction]) -> int:
-    """Write a header record then each file's records; returns records written."""
+    """Write a header record, each file's records, then the closing ``end`` record
+    (``files``: file_meta records written, ``records``: lines before it). Returns the
+    records written, the closing one included. A reader takes a file without the closing
+    record as truncated (docs/extraction-format.md)."""
     n = 0
 
     def emit(rec_type: str, payload: dict[str, Any]) -> None:
@@ -100,6 +106,7 @@ def write_jsonl(out: IO[str], header: dict[str, Any], files: list[FileExtraction
             emit("export", {"file": fx.file.path, "name": name, "target": target})
         for fr in fx.framework:
             emit(fr["type"], {k: v for k, v in fr.items() if k != "type"})
+    emit("end", {"files": len(files), "records": n})
     return n
 
 
@@ -109,47 +116,140 @@ class JsonlProblem:
     reason: str
 
 
+@dataclass(slots=True)
+class JsonlRun:
+    """One JSONL extraction as read. ``end`` is the closing record (None: truncated);
+    ``file_lines`` the line of each file's file_meta; ``tainted`` the files with a
+    malformed line among their records (their extraction may be incomplete);
+    ``outside`` the (line, path) of records whose path leaves the repo root."""
+
+    header: dict[str, Any]
+    files: list[FileExtraction]
+    problems: list[JsonlProblem]
+    end: dict[str, Any] | None = None
+    file_lines: dict[str, int] = field(default_factory=dict)
+    tainted: set[str] = field(default_factory=set)
+    outside: list[tuple[int, str]] = field(default_factory=list)
+    outside_files: int = 0  # file_meta records among ``outside``
+
+    @property
+    def complete(self) -> bool:
+        """The closing record is there and every file it counts was read (or refused as
+        outside the root). A malformed file_meta leaves the run incomplete: the file it
+        described is unknown, so nothing may be deleted on its account."""
+        return self.end is not None and self.end.get("files") == len(self.files) + self.outside_files
+
+
+class _Strict:
+    """Strict pydantic validation of a record dataclass: a pydantic model with the same
+    fields (types exact, unknown keys refused) checks the dict, then the dataclass is built."""
+
+    def __init__(self, cls: type) -> None:
+        hints = get_type_hints(cls)
+        spec: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.default is not MISSING:
+                spec[f.name] = (hints[f.name], f.default)
+            elif f.default_factory is not MISSING:
+                spec[f.name] = (hints[f.name], Field(default_factory=f.default_factory))
+            else:
+                spec[f.name] = (hints[f.name], ...)
+        self.cls = cls
+        self.model = create_model(f"{cls.__name__}Check", __config__=ConfigDict(strict=True, extra="forbid"), **spec)
+
+    def __call__(self, rec: dict[str, Any]) -> Any:
+        return self.cls(**dict(self.model.model_validate(rec)))
+
+
+_FILE, _SYMBOL, _REF = _Strict(FileRecord), _Strict(SymbolRecord), _Strict(Reference)
+
+
+def _pydantic_reason(e: ValidationError) -> str:
+    first = e.errors()[0]
+    where = ".".join(str(x) for x in first.get("loc", ())) or "record"
+    return f"{where}: {first.get('msg', 'invalid')}"
+
+
 def read_jsonl(lines: IO[str]) -> tuple[dict[str, Any], list[FileExtraction], list[JsonlProblem]]:
-    """Parse a JSONL extraction. Malformed lines are reported (line number, reason) and
-    skipped; the rest loads. Raises BadInput when the header is missing or its
-    schema_version is newer than this reader."""
+    """(header, files, problems) of :func:`read_jsonl_run`."""
+    run = read_jsonl_run(lines)
+    return run.header, run.files, run.problems
+
+
+def read_jsonl_run(lines: IO[str]) -> JsonlRun:
+    """Parse a JSONL extraction. A malformed line (not JSON, not an object, a field of
+    the wrong type, a path outside the repo root, a record before its file_meta) is
+    reported (line number, reason) and skipped; the rest is read. Raises BadInput when
+    the header is missing or its schema_version is newer than this reader."""
     header: dict[str, Any] | None = None
     files: dict[str, FileExtraction] = {}
-    problems: list[JsonlProblem] = []
+    run = JsonlRun({}, [], [])
+    last_file: str | None = None
     for no, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
         try:
             rec = json.loads(raw)
-            rtype = rec.pop("type")
+            if not isinstance(rec, dict):
+                raise ValueError(f"a JSON {type(rec).__name__}, not an object")
+            rtype = rec.pop("type", None)
+            if not isinstance(rtype, str):
+                raise ValueError("no \"type\" string")
+            path = rec.get("path") if rtype == "file_meta" else rec.get("file")
+            if rtype not in ("header", "end"):
+                bad = safe_relpath(path)
+                if bad is not None:
+                    if isinstance(path, str) and path:
+                        run.outside.append((no, path))
+                        run.outside_files += rtype == "file_meta"
+                    raise ValueError(bad)
             if rtype == "header":
                 header = rec
-                if int(rec.get("schema_version", 0)) > SCHEMA_VERSION:
+                try:
+                    version = int(rec.get("schema_version", 0))
+                except (TypeError, ValueError):
+                    raise BadInput(f"line {no}: schema_version {rec.get('schema_version')!r} is not a number") from None
+                if version > SCHEMA_VERSION:
                     raise BadInput(f"schema_version {rec['schema_version']} is newer than {SCHEMA_VERSION}")
+            elif rtype == "end":
+                run.end = rec
             elif rtype == "file_meta":
-                fr = FileRecord(**rec)
+                fr = _FILE(rec)
                 files[fr.path] = FileExtraction(file=fr)
+                run.file_lines[fr.path] = no
+                last_file = fr.path
             elif rtype == "symbol":
-                s = SymbolRecord(**rec)
+                s = _SYMBOL(rec)
                 files[s.file].symbols.append(s)
             elif rtype == "relationship":
-                rec["type"] = rec.pop("rel_type")
-                r = Reference(**rec)
+                rec["type"] = rec.pop("rel_type", None)
+                r = _REF(rec)
                 files[r.file].references.append(r)
             elif rtype == "export":
                 f = files[rec["file"]]
+                if not isinstance(rec.get("name"), str) or not isinstance(rec.get("target"), dict):
+                    raise ValueError("export needs a string name and an object target")
                 f.exports[rec["name"]] = dict(rec["target"])
             else:
+                if "line" in rec and (not isinstance(rec["line"], int) or isinstance(rec["line"], bool)):
+                    raise ValueError("line is not an integer")
                 files[rec["file"]].framework.append({"type": rtype, **rec})
+            continue
         except BadInput:
             raise
         except KeyError as e:
-            problems.append(JsonlProblem(no, f"refers to a file with no file_meta before it or lacks {e}"))
-        except (ValueError, TypeError) as e:
-            problems.append(JsonlProblem(no, f"{type(e).__name__}: {str(e)[:200]}"))
+            reason = f"refers to a file with no file_meta before it or lacks {e}"
+        except ValidationError as e:
+            reason = _pydantic_reason(e)
+        except (ValueError, TypeError, RecursionError) as e:
+            reason = f"{type(e).__name__}: {str(e)[:200]}"
+        run.problems.append(JsonlProblem(no, reason))
+        if last_file is not None:
+            run.tainted.add(last_file)
     if header is None:
         raise BadInput("no header record: not a codegraph extraction file")
-    return header, list(files.values()), problems
+    run.header, run.files = header, list(files.values())
+    return run
 
 
 def iter_record_types(fx: FileExtraction) -> Iterator[str]:
