@@ -35,5 +35,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             red=True, bold=True)
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="Rewrite the golden answers under tests/golden/ instead of comparing with them.")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")

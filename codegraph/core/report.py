@@ -8,6 +8,11 @@ import io
 from codegraph.core.impact import ImpactResult
 
 
+def _at(file: str, line: int) -> str:
+    """``file:line``, or "no file" for nodes without a location (tables, endpoints)."""
+    return f"{file}:{line}" if file else "no file"
+
+
 def impact_markdown(res: ImpactResult) -> str:
     """Markdown with the snapshot's commit and age first, then pages, endpoints,
     consumers, tables, tests and callers (with file:line), then the caveat."""
@@ -17,13 +22,14 @@ def impact_markdown(res: ImpactResult) -> str:
         lines.append(f"_Graph of **{f['repo']}** at commit `{(f['commit'] or 'n/a')[:12]}`, "
                      f"imported {f['last_imported_at']} ({age})._")
     lines.append("")
-    lines.append("Targets: " + ", ".join(f"`{t.qualified_name}` ({t.file}:{t.line})" for t in res.targets))
+    lines.append("Targets: " + ", ".join(f"`{t.qualified_name}` ({_at(t.file, t.line)})" for t in res.targets))
     lines.append("")
     sections = [("Pages", "page"), ("Endpoints", "endpoint"), ("Topic consumers", "consumer"), ("Tests", "test")]
     for title, kind in sections:
         items = [e for e in res.entry_points if e.kind == kind]
         lines.append(f"### {title} ({len(items)})")
-        lines.extend(f"- [ ] `{e.node.qualified_name}` — {e.node.file}:{e.node.line} (depth {e.depth})" for e in items)
+        lines.extend(f"- [ ] `{e.node.qualified_name}` — {_at(e.node.file, e.node.line)} (depth {e.depth})"
+                     for e in items)
         if not items:
             lines.append("- none found (no supported relationship found; not proof of no impact)")
         lines.append("")
