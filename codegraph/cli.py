@@ -44,6 +44,16 @@ err = make_console(stderr=True)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
 RepoOpt = Annotated[str | None, typer.Option("--repo", "-r", help="Limit to one indexed repository (by name).")]
+WorkspaceOpt = Annotated[str | None, typer.Option("--workspace", "-w", help="Limit to the repositories of one workspace (codegraph.toml [[workspaces]]).")]
+
+
+def _scope(ctx: Any, repo: str | None, workspace: str | None) -> list[str] | None:
+    """Repos of ``workspace`` (None without one); BadInput for both or an unknown name."""
+    if not workspace:
+        return None
+    from codegraph.core.workspace import scope_repos
+
+    return scope_repos(ctx.settings.state_db, repo, workspace, [r.props.get("name", "") for r in ctx.graph.repos()])
 
 
 def _jsonable(obj: Any) -> Any:
@@ -261,6 +271,7 @@ def callers(
     target: Annotated[str, typer.Argument(help="Qualified name, bare name, or file:/table:/endpoint:/topic: target.")],
     repo: RepoOpt = None,
     limit: Annotated[int, typer.Option(help="Callers to show.")] = 100,
+    workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Direct callers of a symbol (depth 1, CALLS edges), with call sites and resolution."""
@@ -268,7 +279,7 @@ def callers(
     def body(ctx: _Ctx) -> None:
         from codegraph.core.impact import callers as run
 
-        res = run(ctx.graph, target, repo=repo, limit=limit)
+        res = run(ctx.graph, target, repo=repo, limit=limit, repos=_scope(ctx, repo, workspace))
         if as_json:
             emit_json(res.to_dict())
         else:
@@ -287,6 +298,7 @@ def impact(
     offset: Annotated[int, typer.Option(help="Skip this many callers (paging).")] = 0,
     markdown: Annotated[bool, typer.Option("--markdown", help="Print the re-check list as Markdown for a pull request.")] = False,
     repo: RepoOpt = None,
+    workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Blast radius: callers up to DEPTH hops with paths and evidence, entry points, tables.
@@ -298,7 +310,7 @@ def impact(
         from codegraph.core.impact import impact as run
 
         res = run(ctx.graph, target, repo=repo, depth=depth, edge_types=[e.upper() for e in edge_type] if edge_type else None,
-                  include_tests=not no_tests, limit=limit, offset=offset)
+                  include_tests=not no_tests, limit=limit, offset=offset, repos=_scope(ctx, repo, workspace))
         if as_json:
             emit_json(res.to_dict())
         elif markdown:
@@ -323,13 +335,19 @@ def _print_impact(res: Any, title: str) -> None:
         console.print(f"  widened: {esc(n.qualified_name)} {esc(n.file)}:{n.line} ({esc(w['reason'])})", highlight=False)
     if res.callers:
         t = Table(show_lines=False)
-        for col in ("depth", "caller", "kind", "via", "evidence", "resolution", "path"):
+        # Answers spanning repositories (workspaces) say each caller's repo.
+        many = len({c.node.repo for c in res.callers} | {tg.repo for tg in res.targets}) > 1
+        for col in ("depth", "caller", *(("repo",) if many else ()), "kind", "via", "evidence", "resolution", "path"):
             t.add_column(col, overflow="fold")
         for c in res.callers:
             more = f" (+{len(c.sites) - 1} more sites)" if len(c.sites) > 1 else ""
-            t.add_row(str(c.depth), esc(c.node.qualified_name + (" [test]" if c.is_test else "")), c.node.kind, c.via,
+            t.add_row(str(c.depth), esc(c.node.qualified_name + (" [test]" if c.is_test else "")),
+                      *((esc(c.node.repo),) if many else ()), c.node.kind, c.via,
                       esc(f"{c.evidence_file}:{c.evidence_line}{more}"), c.resolution, esc(" -> ".join(c.path)))
         console.print(t)
+        if many and getattr(res, "by_repo", None):
+            console.print("callers per repo: " + esc(", ".join(f"{r} {n}" for r, n in sorted(res.by_repo.items()))),
+                          highlight=False)
     console.print(f"callers: showing {res.shown_callers} of {res.total_callers}"
                   + (" (more exist: use --offset/--limit)" if res.truncated else ""))
     if getattr(res, "importers", None):
@@ -369,6 +387,7 @@ def search(
     text: Annotated[str, typer.Argument(help="Words or a description, e.g. \"parse config file\".")],
     k: Annotated[int, typer.Option("-k", help="Hits to return.")] = 10,
     repo: RepoOpt = None,
+    workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Hybrid search: BM25 over code and split identifiers plus kNN over embeddings,
@@ -378,17 +397,18 @@ def search(
         if as_json:
             from codegraph.api.answers import search_answer
 
-            emit_json(search_answer(ctx, text, k=k, repo=repo))
+            emit_json(search_answer(ctx, text, k=k, repo=repo, repos=_scope(ctx, repo, workspace)))
             return
         from codegraph.core.retrieval import hybrid_search
 
-        res = hybrid_search(ctx.search, ctx.embedder, text, k=k, repo=repo, graph=ctx.graph)
+        res = hybrid_search(ctx.search, ctx.embedder, text, k=k, repo=repo, graph=ctx.graph,
+                            repos=_scope(ctx, repo, workspace))
         t = Table(title=f"search: {text} ({res.mode})")
-        for col in ("#", "symbol", "file:line", "score", "bm25", "knn"):
+        for col in ("#", "symbol", "repo", "file:line", "score", "bm25", "knn"):
             t.add_column(col, overflow="fold")
         for i, h in enumerate(res.hits, 1):
             c = h.chunk
-            t.add_row(str(i), c.qualified_name or c.file, f"{c.file}:{c.line}", f"{h.score:.4f}",
+            t.add_row(str(i), c.qualified_name or c.file, c.repo, f"{c.file}:{c.line}", f"{h.score:.4f}",
                       str(h.bm25_rank or "-"), str(h.knn_rank or "-"))
         console.print(t)
         if getattr(res, "reason", ""):

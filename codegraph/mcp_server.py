@@ -80,6 +80,8 @@ Result = Annotated[CallToolResult, Answer]
 Limit = Annotated[int, Field(ge=1, le=500, description="Results per page.")]
 Offset = Annotated[int, Field(ge=0, description="Skip this many results (paging); see next_offset.")]
 Repo = Annotated[str | None, Field(description="Limit to one indexed repository (by name); default all.")]
+Workspace = Annotated[str | None, Field(description=(
+    "Limit to the repositories of one workspace (codegraph.toml [[workspaces]]); not together with repo."))]
 Target = Annotated[str, Field(description=(
     "A qualified name (pkg.mod.Class.method), a suffix (Class.method), a bare name (save), or a prefixed "
     "target: file:path/in/repo.py, table:orders, endpoint:\"GET /api/orders/:id\", topic:payments."))]
@@ -212,8 +214,10 @@ def _impact_data(tool: str, res: ImpactResult, steps: _Steps, offset: int, limit
         "tool": tool, "query": query,
         "targets": d["targets"], "items": _impact_items(res),
         **_page(res.total_callers, res.shown_callers, offset, limit),
+        "by_repo": res.by_repo,
         "entry_points": [{"kind": e["kind"], "qualified_name": e["node"]["qualified_name"], "file": e["node"]["file"],
-                          "line": e["node"]["line"], "depth": e["depth"], "reason": e["reason"]}
+                          "line": e["node"]["line"], "repo": e["node"]["repo"], "depth": e["depth"],
+                          "reason": e["reason"]}
                          for e in d["entry_points"]],
         "tables": d["tables"], "unresolved": d["unresolved"], "depth": res.depth, "edge_types": res.edge_types,
         "freshness": res.freshness, "notice": res.notice, "steps": steps.items,
@@ -256,6 +260,15 @@ def _ensure_repo(graph: Any, repo: str | None) -> None:
         raise BadInput(f"no repository named {repo!r} in the graph (known: {names})")
 
 
+def _scope(graph: Any, settings: Settings, repo: str | None, workspace: str | None) -> list[str] | None:
+    """The workspace's repos (None when no workspace is given); BadInput when unknown."""
+    if not workspace:
+        return None
+    from codegraph.core.workspace import scope_repos
+
+    return scope_repos(settings.state_db, repo, workspace, [r.props.get("name", "") for r in graph.repos()])
+
+
 # -- the tools ------------------------------------------------------------------------------
 
 def build_server(settings: Settings | None = None) -> MCPServer:
@@ -278,7 +291,8 @@ def build_server(settings: Settings | None = None) -> MCPServer:
         "`impact` or `callers` with its qualified_name. Page with offset/limit (open-ended ranking)."))
     def search(query: Annotated[str, Field(description="Words or a description, e.g. 'validate an order before saving'.")],
                repo: Repo = None, limit: Annotated[int, Field(ge=1, le=100, description="Hits per page.")] = 10,
-               offset: Annotated[int, Field(ge=0, le=400, description="Skip this many hits (paging).")] = 0) -> Result:
+               offset: Annotated[int, Field(ge=0, le=400, description="Skip this many hits (paging).")] = 0,
+               workspace: Workspace = None) -> Result:
         def run() -> CallToolResult:
             from codegraph.core.retrieval import hybrid_search
 
@@ -286,7 +300,8 @@ def build_server(settings: Settings | None = None) -> MCPServer:
             graph, index, emb = stores.graph, stores.search, stores.embedder
             _ensure_repo(graph, repo)
             steps.mark("open stores")
-            res = hybrid_search(index, emb, query, k=offset + limit, repo=repo, graph=graph)
+            res = hybrid_search(index, emb, query, k=offset + limit, repo=repo, graph=graph,
+                                repos=_scope(graph, stores.settings, repo, workspace))
             steps.extend(res.steps)
             page = res.hits[offset:offset + limit]
             items = [{"rank": offset + i + 1, "qualified_name": h.chunk.qualified_name or h.chunk.file,
@@ -296,14 +311,14 @@ def build_server(settings: Settings | None = None) -> MCPServer:
                       "text_truncated": len(h.chunk.text) > TEXT_LIMIT} for i, h in enumerate(page)]
             fresh = freshness(graph, {repo} if repo else {h.chunk.repo for h in page} or None)
             steps.mark("freshness")
-            data = {"tool": "search", "query": {"query": query, "repo": repo}, "mode": res.mode,
+            data = {"tool": "search", "query": {"query": query, "repo": repo, "workspace": workspace}, "mode": res.mode,
                     "mode_reason": res.reason, "dropped_without_graph_node": res.dropped, "items": items,
                     **_page(None, len(items), offset, limit, has_more=len(res.hits) >= offset + limit),
                     "freshness": fresh, "notice": SEARCH_NOTICE, "steps": steps.items}
             md = [f"## Search: {query}", f"_mode: {res.mode}{' (' + res.reason + ')' if res.reason else ''}_", ""]
             for it in items:
                 first = "\n".join(it["text"].splitlines()[:6])
-                md.append(f"{it['rank']}. `{it['qualified_name']}` ({it['kind']}) — {it['file']}:{it['line']}"
+                md.append(f"{it['rank']}. `{it['qualified_name']}` ({it['kind']}) — {it['file']}:{it['line']} (repo {it['repo']})"
                           f" [score {it['score']}]")
                 md.append("```\n" + first + "\n```")
             if not items:
@@ -317,14 +332,17 @@ def build_server(settings: Settings | None = None) -> MCPServer:
         "call was resolved (exact/import/self/receiver_type/same_module = strong, unique_name = weaker, "
         "overload = one of several). Use for a quick 'who calls this'; use `impact` before changing it. "
         "If `unresolved` is non-empty, some call sites could not be linked: also grep for the name."))
-    def callers(target: Target, repo: Repo = None, limit: Limit = 50, offset: Offset = 0) -> Result:
+    def callers(target: Target, repo: Repo = None, limit: Limit = 50, offset: Offset = 0,
+                workspace: Workspace = None) -> Result:
         def run() -> CallToolResult:
             steps = _Steps()
             graph = stores.graph
             steps.mark("open graph")
-            res = impact(graph, target, repo=repo, depth=1, edge_types=[CALLS], limit=limit, offset=offset)
+            res = impact(graph, target, repo=repo, depth=1, edge_types=[CALLS], limit=limit, offset=offset,
+                         repos=_scope(graph, stores.settings, repo, workspace))
             steps.extend(res.steps)
-            data = _impact_data("callers", res, steps, offset, limit, {"target": target, "repo": repo})
+            data = _impact_data("callers", res, steps, offset, limit,
+                                {"target": target, "repo": repo, "workspace": workspace})
             md = _impact_markdown(f"Callers of `{target}`", data)
             steps.mark("render")
             data["steps"] = steps.items
@@ -346,7 +364,7 @@ def build_server(settings: Settings | None = None) -> MCPServer:
                         "Only these edge types (default: CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, "
                         "CALLS_HTTP)."))] = None,
                     include_tests: Annotated[bool, Field(description="Include test callers.")] = True,
-                    limit: Limit = 50, offset: Offset = 0) -> Result:
+                    limit: Limit = 50, offset: Offset = 0, workspace: Workspace = None) -> Result:
         def run() -> CallToolResult:
             types = [e.upper() for e in edge_types] if edge_types else None
             bad = [e for e in types or [] if e not in EDGE_TYPES]
@@ -356,10 +374,11 @@ def build_server(settings: Settings | None = None) -> MCPServer:
             graph = stores.graph
             steps.mark("open graph")
             res = impact(graph, target, repo=repo, depth=depth, edge_types=types, include_tests=include_tests,
-                         limit=limit, offset=offset)
+                         limit=limit, offset=offset, repos=_scope(graph, stores.settings, repo, workspace))
             steps.extend(res.steps)
             data = _impact_data("impact", res, steps, offset, limit,
-                                {"target": target, "repo": repo, "depth": depth, "edge_types": types,
+                                {"target": target, "repo": repo, "workspace": workspace, "depth": depth,
+                                 "edge_types": types,
                                  "include_tests": include_tests})
             md = _impact_markdown(f"Impact of `{target}` (depth {depth})", data)
             steps.mark("render")
@@ -369,18 +388,25 @@ def build_server(settings: Settings | None = None) -> MCPServer:
         return guarded(run)
 
     def _listing(tool: str, label: str, repo: str | None, limit: int, offset: int,
-                 row: Callable[[Any], dict[str, Any]], title: str) -> CallToolResult:
+                 row: Callable[[Any], dict[str, Any]], title: str, workspace: str | None = None) -> CallToolResult:
         steps = _Steps()
         graph = stores.graph
         _ensure_repo(graph, repo)
         steps.mark("open graph")
-        total = int(graph.counts(repo)["nodes"].get(label, 0))
-        nodes = graph.nodes_by_label(label, repo, limit=limit, offset=offset)
+        scope = _scope(graph, stores.settings, repo, workspace)
+        if scope is None:
+            total = int(graph.counts(repo)["nodes"].get(label, 0))
+            nodes = graph.nodes_by_label(label, repo, limit=limit, offset=offset)
+        else:  # a workspace: every repo's nodes, ordered by uid like one repo's
+            total = sum(int(graph.counts(r)["nodes"].get(label, 0)) for r in scope)
+            every = sorted((n for r in scope for n in graph.nodes_by_label(label, r, limit=offset + limit)),
+                           key=lambda n: n.uid)
+            nodes = every[offset:offset + limit]
         steps.mark(f"list {label} nodes", f"{len(nodes)} of {total}")
         items = [row(n) for n in nodes]
-        fresh = freshness(graph, {repo} if repo else None)
+        fresh = freshness(graph, set(scope) if scope is not None else {repo} if repo else None)
         steps.mark("freshness")
-        data = {"tool": tool, "query": {"repo": repo}, "items": items, **_page(total, len(items), offset, limit),
+        data = {"tool": tool, "query": {"repo": repo, "workspace": workspace}, "items": items, **_page(total, len(items), offset, limit),
                 "freshness": fresh, "notice": LIST_NOTICE, "steps": steps.items}
         md = [f"## {title}"] + [f"- {it['label']} (repo {it['repo']})" for it in items]
         if not items:
@@ -394,16 +420,17 @@ def build_server(settings: Settings | None = None) -> MCPServer:
         "supported relationship was found; grep for the table name too."))
     def table(name: Annotated[str | None, Field(description="Table name, e.g. orders; omit to list tables.")] = None,
               repo: Repo = None, depth: Annotated[int, Field(ge=1, le=20, description="Hops from the table.")] = 1,
-              limit: Limit = 50, offset: Offset = 0) -> Result:
+              limit: Limit = 50, offset: Offset = 0, workspace: Workspace = None) -> Result:
         def run() -> CallToolResult:
             if not name:
                 return _listing("table", TABLE, repo, limit, offset,
                                 lambda n: {"label": f"`{n.display()}`", "name": n.props.get("name"), "repo": n.repo},
-                                "Tables")
+                                "Tables", workspace)
             steps = _Steps()
             graph = stores.graph
             steps.mark("open graph")
-            res = impact(graph, f"table:{name}", repo=repo, depth=depth, limit=limit, offset=offset)
+            res = impact(graph, f"table:{name}", repo=repo, depth=depth, limit=limit, offset=offset,
+                         repos=_scope(graph, stores.settings, repo, workspace))
             steps.extend(res.steps)
             data = _impact_data("table", res, steps, offset, limit, {"name": name, "repo": repo, "depth": depth})
             md = _impact_markdown(f"Code touching table `{name}` (depth {depth})", data)
@@ -421,19 +448,20 @@ def build_server(settings: Settings | None = None) -> MCPServer:
     def endpoint(path: Annotated[str | None, Field(description="Path template, e.g. /api/orders/:id; omit to list.")] = None,
                  method: Annotated[str | None, Field(description="HTTP method, e.g. GET; default any.")] = None,
                  repo: Repo = None, depth: Annotated[int, Field(ge=1, le=20, description="Hops from the endpoint.")] = 2,
-                 limit: Limit = 50, offset: Offset = 0) -> Result:
+                 limit: Limit = 50, offset: Offset = 0, workspace: Workspace = None) -> Result:
         def run() -> CallToolResult:
             if not path:
                 return _listing("endpoint", ENDPOINT, repo, limit, offset,
                                 lambda n: {"label": f"`{n.display()}` ({n.props.get('framework', '')})",
                                            "method": n.props.get("method"), "path_template": n.props.get("path_template"),
                                            "framework": n.props.get("framework"), "repo": n.repo},
-                                "Endpoints")
+                                "Endpoints", workspace)
             steps = _Steps()
             graph = stores.graph
             steps.mark("open graph")
             spec = f"{method.upper()} {path}" if method else path
-            res = impact(graph, f"endpoint:{spec}", repo=repo, depth=depth, limit=limit, offset=offset)
+            res = impact(graph, f"endpoint:{spec}", repo=repo, depth=depth, limit=limit, offset=offset,
+                         repos=_scope(graph, stores.settings, repo, workspace))
             steps.extend(res.steps)
             data = _impact_data("endpoint", res, steps, offset, limit,
                                 {"path": path, "method": method, "repo": repo, "depth": depth})
@@ -448,12 +476,15 @@ def build_server(settings: Settings | None = None) -> MCPServer:
         "Index coverage and size: files per language, parse errors and partial files, symbols, edges by "
         "type, unresolved stubs, search chunks (with vectors). Use to judge how much to trust an answer for a "
         "repo (many stubs or partial files mean more invisible call sites)."))
-    def stats(repo: Repo = None) -> Result:
+    def stats(repo: Repo = None, workspace: Workspace = None) -> Result:
         def run() -> CallToolResult:
             steps = _Steps()
             graph = stores.graph
             _ensure_repo(graph, repo)
             steps.mark("open graph")
+            scope = _scope(graph, stores.settings, repo, workspace)
+            if scope is not None:
+                return _workspace_stats(graph, workspace or "", scope, steps)
             counts = graph.counts(repo)
             fig = figures(graph, repo, counts)
             steps.mark("graph counts")
@@ -490,13 +521,14 @@ def build_server(settings: Settings | None = None) -> MCPServer:
         "When each repository's graph was built: the commit indexed, import and check times, age in hours, and "
         "whether the checkout on disk has moved on (HEAD differs). Call first when answers matter: a stale "
         "graph misses new callers; re-run `codegraph index PATH --repo NAME` (outside this server) to refresh."))
-    def freshness_tool(repo: Repo = None) -> Result:
+    def freshness_tool(repo: Repo = None, workspace: Workspace = None) -> Result:
         def run() -> CallToolResult:
             steps = _Steps()
             graph = stores.graph
             _ensure_repo(graph, repo)
             steps.mark("open graph")
-            rows = freshness(graph, {repo} if repo else None)
+            scope = _scope(graph, stores.settings, repo, workspace)
+            rows = freshness(graph, set(scope) if scope is not None else {repo} if repo else None)
             steps.mark("read repo nodes", f"{len(rows)} repo(s)")
             for r in rows:
                 head = git_head(r.get("path"))
@@ -526,6 +558,23 @@ def build_server(settings: Settings | None = None) -> MCPServer:
         return guarded(run)
 
     return mcp
+
+
+def _workspace_stats(graph: Any, workspace: str, scope: list[str], steps: _Steps) -> CallToolResult:
+    """``stats`` for a workspace: each repo's figures, and the workspace's totals."""
+    items = []
+    for r in scope:
+        fig = figures(graph, r, graph.counts(r))
+        items.append({"repo": r, **fig.to_dict()})
+    steps.mark("graph counts", f"{len(scope)} repo(s)")
+    fresh = freshness(graph, set(scope))
+    data = {"tool": "stats", "query": {"workspace": workspace}, "graph_backend": graph.backend, "items": items,
+            "complete": True, **_page(len(items), len(items), 0, len(items)), "freshness": fresh,
+            "notice": EMPTY_NOTICE, "steps": steps.items}
+    md = [f"## Index stats of workspace {workspace} ({graph.backend} graph)"]
+    md += [f"- `{it['repo']}`: symbols {it.get('symbols')}, edges {it.get('edges')}, stubs {it.get('stubs')}"
+           for it in items]
+    return _result(data, md, "repos")
 
 
 def serve(settings: Settings | None = None) -> None:

@@ -37,30 +37,33 @@ def _edge_types(edge_types: list[str] | None) -> list[str] | None:
 
 # -- questions -------------------------------------------------------------------------------
 
-def search_answer(stores: Any, text: str, k: int = 10, repo: str | None = None) -> dict[str, Any]:
+def search_answer(stores: Any, text: str, k: int = 10, repo: str | None = None,
+                  repos: list[str] | None = None) -> dict[str, Any]:
     """Hybrid search: ``SearchResult.to_dict()`` ({"query", "mode", "reason", "hits", "steps", ...})."""
     from codegraph.core.retrieval import hybrid_search
 
     if not text.strip():
         raise BadInput("search needs some words, e.g. \"parse a config file\"")
-    return hybrid_search(stores.search, stores.embedder, text, k=k, repo=repo, graph=stores.graph).to_dict()
+    return hybrid_search(stores.search, stores.embedder, text, k=k, repo=repo, graph=stores.graph,
+                         repos=repos).to_dict()
 
 
 def impact_answer(stores: Any, target: str, repo: str | None = None, depth: int = 5,
                   edge_types: list[str] | None = None, include_tests: bool = True, limit: int = 200,
-                  offset: int = 0) -> dict[str, Any]:
-    """Blast radius of ``target``: ``ImpactResult.to_dict()``."""
+                  offset: int = 0, repos: list[str] | None = None) -> dict[str, Any]:
+    """Blast radius of ``target``: ``ImpactResult.to_dict()``; ``repos`` scopes it to a workspace."""
     from codegraph.core.impact import impact
 
     return impact(stores.graph, target, repo=repo, depth=depth, edge_types=_edge_types(edge_types),
-                  include_tests=include_tests, limit=limit, offset=offset).to_dict()
+                  include_tests=include_tests, limit=limit, offset=offset, repos=repos).to_dict()
 
 
-def callers_answer(stores: Any, target: str, repo: str | None = None, limit: int = 100) -> dict[str, Any]:
+def callers_answer(stores: Any, target: str, repo: str | None = None, limit: int = 100,
+                   repos: list[str] | None = None) -> dict[str, Any]:
     """Direct callers (depth 1, CALLS): ``ImpactResult.to_dict()``."""
     from codegraph.core.impact import callers
 
-    return callers(stores.graph, target, repo=repo, limit=limit).to_dict()
+    return callers(stores.graph, target, repo=repo, limit=limit, repos=repos).to_dict()
 
 
 def _listing(stores: Any, label: str, repo: str | None, limit: int, offset: int) -> dict[str, Any]:

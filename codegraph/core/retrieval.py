@@ -212,6 +212,7 @@ def hybrid_search(
     repo: str | None = None,
     graph: GraphStore | NodeFilter | None = None,
     candidates: int | None = None,
+    repos: list[str] | None = None,
 ) -> SearchResult:
     """Top ``k`` chunks for ``query``: BM25 top-N and kNN top-N (N = ``candidates``,
     default max(50, 5k)) fused by RRF (k=60), then, when ``graph`` is given (a GraphStore
@@ -219,13 +220,16 @@ def hybrid_search(
     graph node are dropped, checked in one batch. Falls back to BM25 alone, saying why,
     when no embedder/model is available or the index holds no vectors for the scope.
     Model loading is its own step ("load model"), so "embed query" is the query's cost.
-    Raises StoreUnavailable from the index."""
+    ``repos`` (a workspace) searches each repository and fuses all their rankings by
+    RRF, so no repository's score scale dominates. Raises StoreUnavailable from the index."""
     n = candidates or max(50, 5 * k)
+    scopes: list[str | None] = list(repos) if repos is not None else [repo]
     steps: list[Step] = []
     mode, reason = "hybrid", ""
 
     t = time.perf_counter()
-    bm = index.bm25(query, n, repo=repo)
+    bm_lists = [index.bm25(query, n, repo=r) for r in scopes]
+    bm = [h for lst in bm_lists for h in lst]
     steps.append(Step("bm25", (time.perf_counter() - t) * 1000, f"{len(bm)} hits"))
 
     kn: list[tuple[str, float]] = []
@@ -246,16 +250,20 @@ def hybrid_search(
         qv = embedder.embed([query])[0]
         steps.append(Step("embed query", (time.perf_counter() - t) * 1000))
         t = time.perf_counter()
-        kn = index.knn(qv, n, repo=repo)
+        kn_lists = [index.knn(qv, n, repo=r) for r in scopes]
+        kn = [h for lst in kn_lists for h in lst]
         steps.append(Step("knn", (time.perf_counter() - t) * 1000, f"{len(kn)} hits"))
         if not kn:
             mode = "bm25-only"
             reason = "no vectors stored yet for this scope (run the embedding phase)"
 
     t = time.perf_counter()
-    fused = rrf_fuse([[c for c, _ in bm], [c for c, _ in kn]])
-    bm_rank = {c: (i, s) for i, (c, s) in enumerate(bm, 1)}
-    kn_rank = {c: (i, s) for i, (c, s) in enumerate(kn, 1)}
+    if len(scopes) == 1:
+        fused = rrf_fuse([[c for c, _ in bm], [c for c, _ in kn]])
+    else:
+        fused = rrf_fuse([[c for c, _ in lst] for lst in bm_lists + (kn_lists if kn else [])])
+    bm_rank = {c: (i, s) for lst in bm_lists for i, (c, s) in enumerate(lst, 1)}
+    kn_rank = {c: (i, s) for lst in (kn_lists if kn else []) for i, (c, s) in enumerate(lst, 1)}
     steps.append(Step("fuse", (time.perf_counter() - t) * 1000, f"rrf k={RRF_K}, {len(fused)} candidates"))
 
     t = time.perf_counter()

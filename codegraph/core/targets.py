@@ -111,6 +111,23 @@ def _written_as(store: GraphStore, named: list[Node], text: str) -> list[Node]:
             if uid in by_uid and any(h.edge.extra.get("written_as") == text for h in hs)]
 
 
+def resolve_target_in(store: GraphStore, text: str, repos: list[str], limit: int = 50) -> list[Node]:
+    """``resolve_target`` over several repositories (a workspace): the matches of each,
+    best first. Raises TargetNotFound when none of them has a match."""
+    found: list[Node] = []
+    misses: list[str] = []
+    for r in repos:
+        try:
+            found.extend(resolve_target(store, text, r, limit))
+        except TargetNotFound as e:
+            misses.append(str(e))
+    if not found:
+        raise TargetNotFound(misses[0] if len(repos) == 1 and misses else
+                             f"nothing in the repositories {', '.join(repos)} matches {text!r}")
+    found.sort(key=lambda n: (n.props.get("kind") == "module", n.props.get("qualified_name", ""), n.uid))
+    return found[:limit]
+
+
 def _qn_endswith(qn: str, suffix: str) -> bool:
     if qn == suffix:
         return True
@@ -120,4 +137,4 @@ def _qn_endswith(qn: str, suffix: str) -> bool:
     return bool(before) and (before.endswith((".", "::", "#", "/", "\\", ":")))
 
 
-__all__ = ["Target", "parse_target", "resolve_target", "SYMBOL"]
+__all__ = ["Target", "parse_target", "resolve_target", "resolve_target_in", "SYMBOL"]

@@ -4,6 +4,7 @@ widening, the walk and the surroundings (docs/DESIGN.md#impact)."""
 from __future__ import annotations
 
 import time
+from collections import Counter
 
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.impact.results import ImpactResult, NodeRef
@@ -19,7 +20,7 @@ from codegraph.core.impact.walk import CALLER_EDGES, Walk, callees
 from codegraph.core.impact.widening import dispatch as dispatch_of
 from codegraph.core.impact.widening import widen
 from codegraph.core.models import CALLS, ENDPOINT, EXPOSES, SYMBOL, Step
-from codegraph.core.targets import resolve_target
+from codegraph.core.targets import resolve_target, resolve_target_in
 
 
 class _Steps:
@@ -35,10 +36,11 @@ class _Steps:
         self._t = now
 
 
-def callers(store: GraphStore, target: str, repo: str | None = None, limit: int = 200) -> ImpactResult:
+def callers(store: GraphStore, target: str, repo: str | None = None, limit: int = 200,
+            repos: list[str] | None = None) -> ImpactResult:
     """Direct callers (depth 1, CALLS only) of every node ``target`` names: exactly the
     edges the graph has, without widening through dynamic dispatch."""
-    return impact(store, target, repo=repo, depth=1, edge_types=[CALLS], limit=limit, dispatch=False)
+    return impact(store, target, repo=repo, depth=1, edge_types=[CALLS], limit=limit, dispatch=False, repos=repos)
 
 
 def impact(
@@ -51,6 +53,7 @@ def impact(
     limit: int = 500,
     offset: int = 0,
     dispatch: bool = True,
+    repos: list[str] | None = None,
 ) -> ImpactResult:
     """Blast radius of ``target`` (see codegraph.core.targets for the forms).
 
@@ -61,9 +64,13 @@ def impact(
     paging through them (totals always for the whole radius), per-step milliseconds and
     freshness. Raises TargetNotFound when the target matches nothing, StoreUnavailable
     when the store does not answer.
+
+    ``repos`` scopes the answer to a workspace (docs/DESIGN.md 'Workspaces'): the target
+    is looked up in those repositories and only callers in them are listed; the walk
+    crosses repositories over cross-repo edges.
     """
     step = _Steps()
-    resolved = resolve_target(store, target, repo)
+    resolved = resolve_target(store, target, repo) if repos is None else resolve_target_in(store, target, repos)
     step("resolve target", f"{len(resolved)} match(es)")
     types = list(edge_types or CALLER_EDGES)
     start = widen(store, resolved)
@@ -88,6 +95,10 @@ def impact(
         downstream = callees(store, handlers, nodes, max(1, depth))
         step("handler callees", f"{len(downstream)} callee(s)")
 
+    if repos is not None:
+        keep = set(repos)
+        found = [c for c in found if c.node.repo in keep]
+        imp_found = [c for c in imp_found if c.node.repo in keep]
     files = mark_tests(store, found + imp_found, nodes)
     if not include_tests:
         found = [c for c in found if not c.is_test]
@@ -114,4 +125,4 @@ def impact(
         tables=list(tables.values()), unresolved=stubs, total_callers=total, shown_callers=len(shown),
         truncated=total > offset + len(shown), steps=step.steps,
         freshness=freshness(store, {n.repo for n in resolved}), edge_types=types, importers=imp_found,
-        downstream=downstream, pages=page_list, widened=widened)
+        downstream=downstream, pages=page_list, widened=widened, by_repo=dict(Counter(c.node.repo for c in found)))

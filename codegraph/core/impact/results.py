@@ -99,6 +99,8 @@ class ImpactResult:
     downstream: list[Caller] = field(default_factory=list)
     # Pages to re-check: {route, app, file, repo, depth, via, evidence}, nearest first.
     pages: list[dict[str, Any]] = field(default_factory=list)
+    # Callers in the whole radius per repository (workspaces: where the blast lands).
+    by_repo: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
