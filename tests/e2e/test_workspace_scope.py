@@ -86,7 +86,7 @@ def test_search_with_a_workspace_scope(estate: tuple[Path, Path]) -> None:
     r = _cli(home, "search", "cents", "--workspace", "payments", "--json")
     assert r.exit_code == 0, r.output
     hits = json.loads(r.output)["hits"]
-    assert {h["chunk"]["repo"] for h in hits} >= {"money-lib", "pay-api"}
+    assert {h["repo"] for h in hits} >= {"money-lib", "pay-api"}
 
 
 def test_workspace_list(estate: tuple[Path, Path]) -> None:
