@@ -118,7 +118,8 @@ def _run(fn: Any) -> None:
         err.print(f"[red]error:[/red] {e}", highlight=False)
         raise typer.Exit(3) from None
     except CodegraphError as e:
-        err.print(f"[red]error:[/red] {e}", highlight=False)
+        for line in str(e).splitlines() or [type(e).__name__]:  # several problems: one line each
+            err.print(f"[red]error:[/red] {line}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
     except (FileNotFoundError, NotADirectoryError, PermissionError) as e:
         err.print(f"[red]error:[/red] {e}", highlight=False)

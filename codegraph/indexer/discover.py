@@ -9,7 +9,9 @@ never silently dropped. Nothing in the tree is ever modified.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
@@ -83,7 +85,10 @@ def _walk(root: Path, skipped: Counter[str]) -> list[str]:
     """Walk without following symlinked folders, honouring nested .gitignore files."""
     out: list[str] = []
     specs: list[tuple[str, pathspec.PathSpec]] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+    def unreadable_dir(_: OSError) -> None:
+        skipped["unreadable folder"] += 1
+
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=unreadable_dir):
         rel_dir = os.path.relpath(dirpath, root)
         rel_dir = "" if rel_dir == "." else rel_dir.replace(os.sep, "/")
         gi = Path(dirpath) / ".gitignore"
@@ -128,6 +133,48 @@ def is_binary(head: bytes) -> bool:
     return b"\0" in head
 
 
+def _bad_name(rel: str) -> str | None:
+    """Why a path cannot be stored (its name is not valid UTF-8, or holds a control
+    character a store or a terminal would mangle), or None."""
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return "undecodable file name"
+    if any(ord(c) < 32 or ord(c) == 127 for c in rel):
+        return "control character in file name"
+    return None
+
+
+def _check_file(root: Path, abs_path: Path, max_file_bytes: int) -> tuple[str | None, int]:
+    """(reason to skip or None, size in bytes). Never raises: a symlink loop, a dangling
+    link, a FIFO or device, a permission problem are each a counted reason."""
+    try:
+        if abs_path.is_symlink():
+            try:
+                target = abs_path.resolve(strict=True)
+            except RuntimeError:
+                return "symlink loop", 0
+            except FileNotFoundError:
+                return "dangling symlink", 0
+            if not target.is_relative_to(root):
+                return "symlink outside the tree", 0
+        st = abs_path.stat()
+        if not stat.S_ISREG(st.st_mode):
+            return "not a regular file", 0
+        if st.st_size > max_file_bytes:
+            return "too large", 0
+        with abs_path.open("rb") as fh:
+            if is_binary(fh.read(SNIFF_BYTES)):
+                return "binary", 0
+    except RuntimeError:  # Python < 3.13 reports a loop met by stat() this way
+        return "symlink loop", 0
+    except OSError as e:
+        return ("symlink loop" if e.errno == errno.ELOOP else "unreadable"), 0
+    except ValueError:  # an embedded NUL
+        return "undecodable file name", 0
+    return None, st.st_size
+
+
 def discover(
     root: Path,
     max_file_bytes: int = 1_000_000,
@@ -138,7 +185,9 @@ def discover(
     """Files under ``root`` to index. ``include``/``exclude`` are gitignore-style globs
     (repo-relative). Raises FileNotFoundError / NotADirectoryError for a bad root.
     Reasons counted in ``skipped``: vendored or build folder, ignored by .gitignore,
-    excluded by config, symlink outside the tree, too large, binary, unreadable."""
+    excluded by config, symlink outside the tree, symlink loop, dangling symlink, not a
+    regular file (FIFO, device), undecodable file name, too large, binary, unreadable.
+    A bad file is never an abort (docs/hardening.md, "Bad files")."""
     root = root.resolve()
     if not root.exists():
         raise FileNotFoundError(f"no such folder: {root}")
@@ -161,6 +210,10 @@ def discover(
     inc = pathspec.PathSpec.from_lines("gitwildmatch", include) if include else None
     exc = pathspec.PathSpec.from_lines("gitwildmatch", exclude) if exclude else None
     for rel in paths:
+        reason = _bad_name(rel)
+        if reason is not None:
+            result.skipped[reason] += 1
+            continue
         if (inc is not None and not inc.match_file(rel)) or (exc is not None and exc.match_file(rel)):
             result.skipped["excluded by config"] += 1
             continue
@@ -170,22 +223,9 @@ def discover(
             result.unsupported[ext] += 1
             continue
         abs_path = root / rel
-        try:
-            if abs_path.is_symlink():
-                target = abs_path.resolve()
-                if not target.is_relative_to(root):
-                    result.skipped["symlink outside the tree"] += 1
-                    continue
-            st = abs_path.stat()
-            if st.st_size > max_file_bytes:
-                result.skipped["too large"] += 1
-                continue
-            with abs_path.open("rb") as fh:
-                if is_binary(fh.read(SNIFF_BYTES)):
-                    result.skipped["binary"] += 1
-                    continue
-        except OSError:
-            result.skipped["unreadable"] += 1
+        reason, size = _check_file(root, abs_path, max_file_bytes)
+        if reason is not None:
+            result.skipped[reason] += 1
             continue
-        result.files.append(DiscoveredFile(rel, abs_path, lang, st.st_size))
+        result.files.append(DiscoveredFile(rel, abs_path, lang, size))
     return result

@@ -24,8 +24,12 @@ import subprocess
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from codegraph.core.errors import BadInput
+from codegraph.core.paths import safe_relpath
 
 
 @dataclass(slots=True)
@@ -47,29 +51,79 @@ def config_path(explicit: Path | None = None) -> Path:
     return Path(env) if env else Path.cwd() / "codegraph.toml"
 
 
+class RepoEntry(BaseModel):
+    """One ``[[repos]]`` table, validated strictly: every field has its exact TOML type
+    (``exclude = "test/"`` is an error, not a pattern list of characters) and an unknown
+    key is an error (a typo would otherwise be ignored). Same fields as RepoConfig."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    name: str = Field(min_length=1)
+    path: str = Field(min_length=1)
+    mirror: str | None = None
+    branch: str | None = None
+    include: list[str] = []
+    exclude: list[str] = []
+    pages: dict[str, str] = {}
+    base_urls: list[str] = []
+
+    @field_validator("pages")
+    @classmethod
+    def _pages_inside_repo(cls, v: dict[str, str]) -> dict[str, str]:
+        for rel in v:
+            bad = safe_relpath(rel)
+            if bad is not None:
+                raise ValueError(f"page file {bad}")
+        return v
+
+
+class ProjectConfig(BaseModel):
+    """The whole file: ``repos`` validated here; other tables (``[[workspaces]]``) are
+    validated by their own readers."""
+
+    model_config = ConfigDict(extra="allow")
+
+    repos: list[RepoEntry] = []
+
+
+def config_errors(e: ValidationError, path: Path) -> list[str]:
+    """One readable line per error: ``<file>: repos[1].exclude: <message> (got <value>)``."""
+    out = []
+    for er in e.errors():
+        loc = "".join(f"[{x + 1}]" if isinstance(x, int) else f".{x}" for x in er.get("loc", ())).lstrip(".")
+        got = er.get("input")
+        shown = repr(got)[:80] if not isinstance(got, dict | list) or len(repr(got)) <= 80 else type(got).__name__
+        out.append(f"{path}: {loc or 'file'}: {er.get('msg', 'invalid')} (got {shown})")
+    return out
+
+
 def load_registry(path: Path) -> list[RepoConfig]:
-    """Parse the config. Raises BadInput naming the file and the problem."""
+    """Parse and validate the config. Raises BadInput naming the file and every problem,
+    one line each."""
     if not path.is_file():
         raise BadInput(f"no project config at {path}: create it with [[repos]] entries (name, path)")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise BadInput(f"{path}: not valid TOML: {e}") from None
+    except OSError as e:
+        raise BadInput(f"{path}: cannot read it: {e.strerror or e}") from None
+    try:
+        cfg = ProjectConfig.model_validate(data)
+    except ValidationError as e:
+        raise BadInput("\n".join(config_errors(e, path))) from None
     out: list[RepoConfig] = []
     seen: set[str] = set()
-    for i, r in enumerate(data.get("repos", []), 1):
-        if not isinstance(r, dict) or not r.get("name") or not r.get("path"):
-            raise BadInput(f"{path}: repos entry {i} needs at least name and path")
-        if r["name"] in seen:
-            raise BadInput(f"{path}: repo name {r['name']!r} is listed twice")
-        seen.add(r["name"])
-        p = Path(os.path.expanduser(str(r["path"])))
+    for r in cfg.repos:
+        if r.name in seen:
+            raise BadInput(f"{path}: repo name {r.name!r} is listed twice")
+        seen.add(r.name)
+        p = Path(os.path.expanduser(r.path))
         if not p.is_absolute():
             p = (path.parent / p).resolve()
         out.append(RepoConfig(
-            name=str(r["name"]), path=p, mirror=r.get("mirror"), branch=r.get("branch"),
-            include=list(r.get("include", [])), exclude=list(r.get("exclude", [])), pages=dict(r.get("pages", {})),
-            base_urls=list(r.get("base_urls", []))))
+            name=r.name, path=p, mirror=r.mirror, branch=r.branch, include=list(r.include),
+            exclude=list(r.exclude), pages=dict(r.pages), base_urls=list(r.base_urls)))
     return out
 
 
