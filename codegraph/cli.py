@@ -298,6 +298,7 @@ def impact(
     limit: Annotated[int, typer.Option(help="Callers to show (totals always count all).")] = 200,
     offset: Annotated[int, typer.Option(help="Skip this many callers (paging).")] = 0,
     markdown: Annotated[bool, typer.Option("--markdown", help="Print the re-check list as Markdown for a pull request.")] = False,
+    min_confidence: Annotated[float, typer.Option("--min-confidence", min=0.0, max=1.0, help="Leave out edges below this confidence (1 = only certain edges: no unique-name or several-overload matches).")] = 0.0,
     repo: RepoOpt = None,
     workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
@@ -311,7 +312,8 @@ def impact(
         from codegraph.core.impact import impact as run
 
         res = run(ctx.graph, target, repo=repo, depth=depth, edge_types=[e.upper() for e in edge_type] if edge_type else None,
-                  include_tests=not no_tests, limit=limit, offset=offset, repos=_scope(ctx, repo, workspace))
+                  include_tests=not no_tests, limit=limit, offset=offset, repos=_scope(ctx, repo, workspace),
+                  min_confidence=min_confidence)
         if as_json:
             emit_json(res.to_dict())
         elif markdown:

@@ -204,7 +204,7 @@ def _impact_items(res: ImpactResult) -> list[dict[str, Any]]:
     return [{"depth": c.depth, "qualified_name": c.node.qualified_name, "kind": c.node.kind, "repo": c.node.repo,
              "file": c.node.file, "line": c.node.line, "via": c.via,
              "evidence": f"{c.evidence_file}:{c.evidence_line}", "resolution": c.resolution,
-             "is_test": c.is_test, "path": c.path} for c in res.callers]
+             "confidence": c.confidence, "is_test": c.is_test, "path": c.path} for c in res.callers]
 
 
 def _impact_data(tool: str, res: ImpactResult, steps: _Steps, offset: int, limit: int,
@@ -236,8 +236,9 @@ def _impact_markdown(title: str, data: dict[str, Any]) -> list[str]:
         lines.append("|---|---|---|---|---|")
         for c in data["items"]:
             test = " (test)" if c["is_test"] else ""
+            conf = f" ({c['confidence']:g})" if c.get("confidence", 1.0) < 1.0 else ""
             lines.append(f"| {c['depth']} | `{c['qualified_name']}`{test} | {c['evidence']} | {c['via']} | "
-                         f"{c['resolution']} |")
+                         f"{c['resolution']}{conf} |")
     else:
         lines.append("No callers found on this page (no supported relationship was found).")
     if data["entry_points"]:
@@ -364,7 +365,10 @@ def build_server(settings: Settings | None = None) -> MCPServer:
                         "Only these edge types (default: CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, "
                         "CALLS_HTTP)."))] = None,
                     include_tests: Annotated[bool, Field(description="Include test callers.")] = True,
-                    limit: Limit = 50, offset: Offset = 0, workspace: Workspace = None) -> Result:
+                    limit: Limit = 50, offset: Offset = 0, workspace: Workspace = None,
+                    min_confidence: Annotated[float, Field(ge=0.0, le=1.0, description=(
+                        "Leave out edges below this confidence (each caller's `confidence`); 1 = only certain "
+                        "edges, without unique-name or several-overload matches."))] = 0.0) -> Result:
         def run() -> CallToolResult:
             types = [e.upper() for e in edge_types] if edge_types else None
             bad = [e for e in types or [] if e not in EDGE_TYPES]
@@ -374,12 +378,13 @@ def build_server(settings: Settings | None = None) -> MCPServer:
             graph = stores.graph
             steps.mark("open graph")
             res = impact(graph, target, repo=repo, depth=depth, edge_types=types, include_tests=include_tests,
-                         limit=limit, offset=offset, repos=_scope(graph, stores.settings, repo, workspace))
+                         limit=limit, offset=offset, repos=_scope(graph, stores.settings, repo, workspace),
+                         min_confidence=min_confidence)
             steps.extend(res.steps)
             data = _impact_data("impact", res, steps, offset, limit,
                                 {"target": target, "repo": repo, "workspace": workspace, "depth": depth,
                                  "edge_types": types,
-                                 "include_tests": include_tests})
+                                 "include_tests": include_tests, "min_confidence": min_confidence})
             md = _impact_markdown(f"Impact of `{target}` (depth {depth})", data)
             steps.mark("render")
             data["steps"] = steps.items

@@ -67,6 +67,18 @@ RESOLUTIONS = (
     "cross_repo",     # missed in its repo, found in what another repo of the workspace provides
     "stub",           # not resolved: target is an UnresolvedSymbol
 )
+# Confidence of an edge found by name, stored in ``Edge.extra["confidence"]`` (0..1):
+# ``unique_name`` may be a library's method of the same name; ``overload`` is divided by
+# the number of overloads the call could reach. Every other resolution is certain (1.0).
+NAME_CONFIDENCE = {"unique_name": 0.5, "overload": 1.0}
+
+
+def edge_confidence(e: Edge) -> float:
+    """0..1: the stored confidence, else 1.0 (``stub`` edges are 0: they reach nothing)."""
+    if e.resolution == "stub":
+        return 0.0
+    c = e.extra.get("confidence") if e.extra else None
+    return float(c) if isinstance(c, int | float) else NAME_CONFIDENCE.get(e.resolution, 1.0)
 
 
 def stable_hash(*parts: str) -> str:

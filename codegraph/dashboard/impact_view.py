@@ -91,10 +91,12 @@ def run_impact(
     edge_types: list[str] | None,
     include_tests: bool,
     limit: int,
+    min_confidence: float = 0.0,
 ) -> ImpactResult:
-    """impact() per (target, repo), merged. Raises TargetNotFound / StoreUnavailable."""
+    """impact() per (target, repo), merged; ``min_confidence`` 1.0 = only certain edges.
+    Raises TargetNotFound / StoreUnavailable."""
     results = [impact(store, t, repo=r or None, depth=depth, edge_types=edge_types, include_tests=include_tests,
-                      limit=limit) for t, r in targets]
+                      limit=limit, min_confidence=min_confidence) for t, r in targets]
     return merge(results)
 
 
@@ -140,7 +142,7 @@ def merge(results: list[ImpactResult]) -> ImpactResult:
         entry_points=sorted(entries.values(), key=lambda e: (e.kind, e.depth, e.node.qualified_name)),
         tables=list(tables.values()), unresolved=list(unresolved.values()), total_callers=len(callers) + hidden,
         shown_callers=len(callers), truncated=any(r.truncated for r in results), steps=steps, freshness=freshness,
-        notice=first.notice, edge_types=first.edge_types)
+        notice=first.notice, edge_types=first.edge_types, min_confidence=first.min_confidence)
 
 
 def endpoint_handlers(store: GraphStore, res: ImpactResult) -> dict[str, str]:
@@ -157,7 +159,8 @@ def caller_rows(res: ImpactResult) -> list[dict[str, Any]]:
     return [{
         "caller": c.node.qualified_name, "kind": c.node.kind, "depth": c.depth, "via": c.via,
         "evidence": f"{c.evidence_file}:{c.evidence_line}" if c.evidence_file else "",
-        "resolution": c.resolution or "", "test": c.is_test, "repo": c.node.repo, "path": " → ".join(c.path),
+        "resolution": c.resolution or "", "confidence": c.confidence, "test": c.is_test, "repo": c.node.repo,
+        "path": " → ".join(c.path),
     } for c in res.callers]
 
 

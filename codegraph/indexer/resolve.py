@@ -21,12 +21,14 @@ from codegraph.core.models import (
     EXTENDS,
     IMPLEMENTS,
     IMPORTS,
+    NAME_CONFIDENCE,
     Edge,
     StubRecord,
     SymbolRecord,
     file_uid,
     stub_uid,
 )
+from codegraph.indexer.languages import family
 from codegraph.indexer.records import FileExtraction, Reference
 
 TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "record", "union", "object", "module", "namespace"})
@@ -68,6 +70,7 @@ class SymbolTable:
         self.members: dict[tuple[str, str], list[SymbolRecord]] = defaultdict(list)
         self.by_file_qn: dict[tuple[str, str], list[SymbolRecord]] = defaultdict(list)
         self.files: set[str] = set()
+        self.family: dict[str, str] = {}  # path -> language family (codegraph.indexer.languages.family)
         self.dirs: dict[str, list[str]] = defaultdict(list)
         self.exports: dict[str, dict[str, dict[str, Any]]] = {}
         self.file_module: dict[str, str] = {}
@@ -79,6 +82,7 @@ class SymbolTable:
         for fx in extractions:
             path = fx.file.path
             self.files.add(path)
+            self.family[path] = family(fx.file.language)
             self.dirs[path.rsplit("/", 1)[0] if "/" in path else ""].append(path)
             self.exports[path] = fx.exports
             for s in fx.symbols:
@@ -278,7 +282,10 @@ def _targets(table: SymbolTable, ref: Reference) -> tuple[list[SymbolRecord] | l
     name = None if inherited_from_outside else ref.extra.get("name")
     if name:
         kinds = ref.extra.get("name_kinds")
-        matches = [s for s in table.by_name.get(name, ()) if not kinds or s.kind in kinds]
+        fam = table.family.get(ref.file)
+        # Never across languages (JVM, JS/TS and C/C++ share among themselves).
+        matches = [s for s in table.by_name.get(name, ())
+                   if (not kinds or s.kind in kinds) and table.family.get(s.file) == fam]
         distinct = sorted({s.qualified_name for s in matches})
         if len(distinct) == 1:
             return matches, "unique_name", None
@@ -380,6 +387,9 @@ def resolve_repo(
                 if len({s.signature_hash for s in syms}) > 1 and len({s.qualified_name for s in syms}) == 1:
                     how = "overload"
                 targets = [s.uid for s in syms]
+                if how in NAME_CONFIDENCE:
+                    # One call, several overloads it may reach: each edge is one of n.
+                    extra["confidence"] = round(NAME_CONFIDENCE[how] / (len(targets) if how == "overload" else 1), 3)
         for tgt in targets:
             if tgt == src:
                 continue

@@ -47,8 +47,18 @@ DETAIL_LINES = 30  # of a symbol's source in the details panel
 
 @st.cache_data(show_spinner="Walking callers…", max_entries=64, ttl=3600)
 def _impact(key: str, version: str, targets: tuple[tuple[str, str], ...], depth: int, edge_types: tuple[str, ...],
-            include_tests: bool, limit: int) -> ImpactResult:
-    return run_impact(graph_store(), list(targets), depth, list(edge_types), include_tests, limit)
+            include_tests: bool, limit: int, min_confidence: float = 0.0) -> ImpactResult:
+    return run_impact(graph_store(), list(targets), depth, list(edge_types), include_tests, limit, min_confidence)
+
+
+def _certain_only() -> float:
+    """The "only certain edges" toggle as a minimum confidence (1.0 or 0)."""
+    persistent("impact_certain", False)
+    on = st.toggle("Only certain edges", key="impact_certain",
+                   help="Leave out edges found by name only (unique_name) and calls that may reach one of several "
+                        "overloads: every caller left is proven by an import, a type or the same module.")
+    remember("impact_certain")
+    return 1.0 if on else 0.0
 
 
 def _controls() -> tuple[int, list[str], bool, str, int, int]:
@@ -235,13 +245,14 @@ def body() -> None:
     repo = current_repo()
     picked = _picker(store, repo)
     depth, edges, hide_tests, colour, limit, draw = _controls()
+    min_confidence = _certain_only()
     if not picked:
         return
     if not edges:
         st.warning("Pick at least one edge type.", icon=":material/warning:")
         return
     res = _impact(current_key(), graph_version(store), tuple(targets_for(picked)), depth, tuple(edges),
-                  not hide_tests, limit)
+                  not hide_tests, limit, min_confidence)
     _summary(res)
     _exports(res)
     g = graph_view.build_impact_graph(res, colour, draw, endpoint_handlers(store, res))

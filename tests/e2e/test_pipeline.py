@@ -217,3 +217,40 @@ def test_gc_is_enabled_again_after_an_extraction_error(env, monkeypatch: pytest.
     with pytest.raises(RuntimeError, match="parser crashed"):
         run()
     assert gc.isenabled()
+
+
+def test_min_confidence_leaves_out_name_matches(env) -> None:
+    root, graph, run = env
+    write(root, {"shop/box.py": "class Box:\n    def frobnicate(self):\n        return 1\n\n\ndef direct():\n    return Box().frobnicate()\n",
+                 "shop/use.py": "def guess(thing):\n    return thing.frobnicate()\n"})
+    run()
+    res = impact(graph, "shop.box.Box.frobnicate", depth=1)
+    got = {(c.node.qualified_name, c.resolution, c.confidence) for c in res.callers}
+    assert got == {("shop.box.direct", "receiver_type", 1.0), ("shop.use.guess", "unique_name", 0.5)}
+    certain = impact(graph, "shop.box.Box.frobnicate", depth=1, min_confidence=1.0)
+    assert [c.node.qualified_name for c in certain.callers] == ["shop.box.direct"]
+    assert certain.min_confidence == 1.0
+
+
+def test_cli_impact_min_confidence(env, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from codegraph.cli import app
+
+    root, graph, run = env
+    write(root, {"shop/box.py": "class Box:\n    def frobnicate(self):\n        return 1\n",
+                 "shop/use.py": "def guess(thing):\n    return thing.frobnicate()\n"})
+    home = tmp_path / "clihome"
+    monkeypatch.setenv("CODEGRAPH_HOME", str(home))
+    from codegraph.core import settings
+
+    settings.get_settings.cache_clear()
+    cli = CliRunner()
+    assert cli.invoke(app, ["index", str(root), "--repo", "demo"]).exit_code == 0
+    loose = json.loads(cli.invoke(app, ["impact", "Box.frobnicate", "--json", "--depth", "1"]).stdout)
+    strict = json.loads(cli.invoke(app, ["impact", "Box.frobnicate", "--json", "--depth", "1",
+                                         "--min-confidence", "1"]).stdout)
+    assert [(c["node"]["qualified_name"], c["confidence"]) for c in loose["callers"]] == [("shop.use.guess", 0.5)]
+    assert strict["callers"] == [] and strict["min_confidence"] == 1.0

@@ -54,11 +54,14 @@ def impact(
     offset: int = 0,
     dispatch: bool = True,
     repos: list[str] | None = None,
+    min_confidence: float = 0.0,
 ) -> ImpactResult:
     """Blast radius of ``target`` (see codegraph.core.targets for the forms).
 
     ``dispatch``: for a method, also walk the callers of the same-named methods on its
     base types (they may run it through dynamic dispatch) and list its overrides.
+    ``min_confidence`` (0..1): leave out edges below it (``models.edge_confidence``;
+    1.0 = only certain edges, no ``unique_name`` or ambiguous ``overload`` matches).
 
     Returns an ImpactResult with callers ordered by depth then name, ``offset``/``limit``
     paging through them (totals always for the whole radius), per-step milliseconds and
@@ -85,7 +88,7 @@ def impact(
     # Starting from a table / endpoint / topic: the symbols that touch it are depth 1.
     # Symbol targets keep their answer to callers; importers are listed apart (``importers``).
     symbol_target = bool(resolved) and all(n.label == SYMBOL for n in resolved)
-    walk = Walk(store, types, start)
+    walk = Walk(store, types, start, min_confidence)
     found, imp_found = walk.run(start, depth, symbol_target, step)
     nodes = walk.nodes
 
@@ -125,4 +128,5 @@ def impact(
         tables=list(tables.values()), unresolved=stubs, total_callers=total, shown_callers=len(shown),
         truncated=total > offset + len(shown), steps=step.steps,
         freshness=freshness(store, {n.repo for n in resolved}), edge_types=types, importers=imp_found,
-        downstream=downstream, pages=page_list, widened=widened, by_repo=dict(Counter(c.node.repo for c in found)))
+        downstream=downstream, pages=page_list, widened=widened, by_repo=dict(Counter(c.node.repo for c in found)),
+        min_confidence=min_confidence)

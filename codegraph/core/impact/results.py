@@ -54,6 +54,7 @@ class Caller:
     resolution: str
     is_test: bool = False
     sites: list[str] = field(default_factory=list)  # every "file:line" where it reaches the radius
+    confidence: float = 1.0  # of the edge that reached it (models.edge_confidence; < 1 for name matches)
 
 
 @dataclass(slots=True)
@@ -101,6 +102,8 @@ class ImpactResult:
     pages: list[dict[str, Any]] = field(default_factory=list)
     # Callers in the whole radius per repository (workspaces: where the blast lands).
     by_repo: dict[str, int] = field(default_factory=dict)
+    # Edges below this confidence (models.edge_confidence) were not walked; 0 = every edge.
+    min_confidence: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -34,6 +34,7 @@ from codegraph.core.models import (
     USES_TYPE,
     WRITES,
     Node,
+    edge_confidence,
     file_uid,
 )
 
@@ -58,8 +59,9 @@ class Walk:
     nodes and for endpoints/topics reached forward); ``nodes`` holds their Node.
     """
 
-    def __init__(self, store: GraphStore, types: list[str], start: list[Node]) -> None:
+    def __init__(self, store: GraphStore, types: list[str], start: list[Node], min_confidence: float = 0.0) -> None:
         self.store = store
+        self.min_confidence = min_confidence
         self.types = set(types)
         self.nodes: dict[str, Node] = {n.uid: n for n in start}
         self.visited: dict[str, Caller | None] = {n.uid: None for n in start}
@@ -109,6 +111,8 @@ class Walk:
                 e, src = h.edge, h.node
                 if src.label not in (SYMBOL, FILE) or not self.allowed(anchor, e.type):
                     continue
+                if self.min_confidence and edge_confidence(e) < self.min_confidence:
+                    continue  # a name match the caller asked to leave out
                 c = self.add(src, anchor, e, d)
                 if c is None:
                     continue
@@ -152,7 +156,8 @@ class Walk:
         prev = self.visited.get(anchor)
         anchor_name = self.nodes[anchor].display() if anchor in self.nodes else anchor
         path = [src.display()] + (prev.path if prev else [anchor_name])
-        c = Caller(NodeRef.of(src), d, path, e.type, e.file, e.line, e.resolution, sites=[f"{e.file}:{e.line}"])
+        c = Caller(NodeRef.of(src), d, path, e.type, e.file, e.line, e.resolution, sites=[f"{e.file}:{e.line}"],
+                   confidence=edge_confidence(e))
         self.visited[src.uid] = c
         self.nodes[src.uid] = src
         return c

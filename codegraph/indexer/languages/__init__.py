@@ -46,6 +46,18 @@ MODULES: dict[str, str] = {
     "php": "php",
 }
 
+# Languages whose code can call each other's symbols by name inside one repository (the
+# JVM, the JS module graph, C headers included from C++). Name-based resolution never
+# links across families: Python `order.get(...)` is not a call of a Java `get`.
+FAMILIES: dict[str, str] = {"java": "jvm", "kotlin": "jvm", "javascript": "js", "typescript": "js", "tsx": "js",
+                            "c": "c", "cpp": "c"}
+
+
+def family(language: str) -> str:
+    """The interop family of ``language`` (itself when it shares with no other)."""
+    return FAMILIES.get(language, language)
+
+
 _loaded: dict[str, ModuleType | None] = {}
 
 
