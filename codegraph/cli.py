@@ -20,7 +20,8 @@ from rich.table import Table
 
 from codegraph.cli_console import is_terminal, make_console
 from codegraph.core.errors import CodegraphError, StoreUnavailable
-from codegraph.core.settings import Settings, load_settings
+from codegraph.core.settings import load_settings
+from codegraph.core.stores import Stores
 
 app = typer.Typer(
     name="codegraph",
@@ -70,48 +71,10 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, default=_jsonable, ensure_ascii=False, indent=2) + "\n")
 
 
-class _Ctx:
-    """Lazily opened stores for one command."""
-
-    def __init__(self) -> None:
-        self.settings: Settings = load_settings()
-        self._graph: Any = None
-        self._search: Any = None
-        self._embedder: Any = None
-
-    @property
-    def embedder(self) -> Any:
-        if self._embedder is None:
-            from codegraph.core.embedder import Embedder
-
-            self._embedder = Embedder.from_settings(self.settings)
-        return self._embedder
-
-    @property
-    def graph(self) -> Any:
-        if self._graph is None:
-            from codegraph.core.stores import open_graph_store
-
-            self._graph = open_graph_store(self.settings)
-        return self._graph
-
-    @property
-    def search(self) -> Any:
-        if self._search is None:
-            from codegraph.core.stores import open_search_index
-
-            self._search = open_search_index(self.settings)
-        return self._search
-
-    def close(self) -> None:
-        for s in (self._graph, self._search):
-            if s is not None:
-                s.close()
-
-
 def _run(fn: Any) -> None:
-    """Run a command body; CodegraphError -> one line, exit 2 (3 for stores)."""
-    ctx = _Ctx()
+    """Run a command body with one Stores session (opened lazily, closed once);
+    CodegraphError -> one line, exit 2 (3 for stores)."""
+    ctx = Stores(load_settings())
     try:
         fn(ctx)
     except StoreUnavailable as e:
@@ -147,7 +110,7 @@ def index(
     with its own progress, and resumes where it stopped if interrupted.
     """
 
-    def body(ctx: _Ctx) -> None:
+    def body(ctx: Stores) -> None:
         from codegraph.indexer.pipeline import default_repo_name, index_repo
         from codegraph.indexer.state import StateStore
 
@@ -184,7 +147,7 @@ def index(
     _run(body)
 
 
-def _decisions(ctx: _Ctx, repo: str) -> dict[str, Any] | None:
+def _decisions(ctx: Stores, repo: str) -> dict[str, Any] | None:
     try:
         from codegraph.core.triage import load_decisions
     except ImportError:
@@ -201,7 +164,7 @@ def _progress(quiet: bool) -> Any:
                     console=err, transient=False)
 
 
-def _embed(ctx: _Ctx, repo: str | None, prog: Any) -> dict[str, Any]:
+def _embed(ctx: Stores, repo: str | None, prog: Any) -> dict[str, Any]:
     from codegraph.core.embedder import Embedder
     from codegraph.indexer.embed_phase import run_embedding
 
@@ -258,7 +221,7 @@ def _print_summary(s: Any, embed_report: dict[str, Any] | None) -> None:
 def embed(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
     """Run (or resume) the embedding phase: vectors for chunks that have none yet."""
 
-    def body(ctx: _Ctx) -> None:
+    def body(ctx: Stores) -> None:
         with _progress(as_json) as prog:
             rep = _embed(ctx, repo, prog)
         emit_json(rep) if as_json else console.print(rep)
@@ -277,7 +240,7 @@ def callers(
 ) -> None:
     """Direct callers of a symbol (depth 1, CALLS edges), with call sites and resolution."""
 
-    def body(ctx: _Ctx) -> None:
+    def body(ctx: Stores) -> None:
         from codegraph.core.impact import callers as run
 
         res = run(ctx.graph, target, repo=repo, limit=limit, repos=_scope(ctx, repo, workspace))
@@ -308,7 +271,7 @@ def impact(
     An empty answer means no supported relationship was found, not that nothing can break.
     """
 
-    def body(ctx: _Ctx) -> None:
+    def body(ctx: Stores) -> None:
         from codegraph.core.impact import impact as run
 
         res = run(ctx.graph, target, repo=repo, depth=depth, edge_types=[e.upper() for e in edge_type] if edge_type else None,
@@ -396,7 +359,7 @@ def search(
     """Hybrid search: BM25 over code and split identifiers plus kNN over embeddings,
     fused by reciprocal rank fusion. Hits without a graph node are dropped."""
 
-    def body(ctx: _Ctx) -> None:
+    def body(ctx: Stores) -> None:
         if as_json:
             from codegraph.api.answers import search_answer
 
@@ -425,7 +388,7 @@ def search(
 def stats(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
     """Counts per repo: files, symbols, edges by type, stubs, coverage, search chunks."""
 
-    def body(ctx: _Ctx) -> None:
+    def body(ctx: Stores) -> None:
         from codegraph.api.answers import stats_answer
 
         out = stats_answer(ctx, repo)
@@ -463,7 +426,7 @@ def stats(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
 def verify(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
     """Check graph integrity: zero orphan files and zero orphan symbols (exit 1 otherwise)."""
 
-    def body(ctx: _Ctx) -> None:
+    def body(ctx: Stores) -> None:
         res = ctx.graph.verify(repo)
         ok = all(v == 0 for v in res.values())
         if as_json:
@@ -481,7 +444,7 @@ def verify(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
 def stubs(repo: RepoOpt = None, limit: Annotated[int, typer.Option(help="Rows to show.")] = 30, as_json: JsonOpt = False) -> None:
     """UnresolvedSymbol stubs ranked by how many call sites reference them (triage list)."""
 
-    def body(ctx: _Ctx) -> None:
+    def body(ctx: Stores) -> None:
         rows = ctx.graph.stubs_ranked(repo, limit=limit)
         if as_json:
             emit_json([{"target_identifier": n.props.get("target_identifier"), "reason": n.props.get("reason"),
@@ -507,7 +470,7 @@ def query(
 ) -> None:
     """Raw read-only Cypher on Neo4j. Write clauses are refused before sending."""
 
-    def body(ctx: _Ctx) -> None:
+    def body(ctx: Stores) -> None:
         rows, total = ctx.graph.run_cypher(cypher, {"repo": repo}, limit)
         if as_json:
             emit_json({"rows": rows, "total": total, "shown": len(rows)})

@@ -19,13 +19,14 @@ store is back.
 
 # No `from __future__ import annotations`: the SDK reads the tools' annotations at runtime.
 
-import threading
+import contextlib
+import functools
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -36,6 +37,7 @@ from codegraph.core.git import git_head
 from codegraph.core.impact import EMPTY_NOTICE, ImpactResult, freshness, impact
 from codegraph.core.models import CALLS, EDGE_TYPES, ENDPOINT, TABLE
 from codegraph.core.settings import Settings, load_settings
+from codegraph.core.stores import Stores
 
 SEARCH_NOTICE = ("Search ranks code by words and meaning; it is not a dependency list. An empty or short "
                  "answer means nothing matched well, not that the code does not exist: try other words or a "
@@ -106,50 +108,6 @@ class _Steps:
         for s in steps:
             self.items.append({"name": s.name, "ms": round(float(s.ms), 2), "detail": getattr(s, "detail", "")})
         self._t = time.perf_counter()
-
-
-class _Stores:
-    """Stores opened on first use and shared by every call (tools run in worker
-    threads; the backends are thread-safe). A failed open is not cached."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self._lock = threading.Lock()
-        self._graph: Any = None
-        self._search: Any = None
-        self._embedder: Any = None
-
-    @property
-    def graph(self) -> Any:
-        with self._lock:
-            if self._graph is None:
-                from codegraph.core.stores import open_graph_store
-
-                self._graph = open_graph_store(self.settings)
-            return self._graph
-
-    @property
-    def search(self) -> Any:
-        with self._lock:
-            if self._search is None:
-                from codegraph.core.stores import open_search_index
-
-                self._search = open_search_index(self.settings)
-            return self._search
-
-    @property
-    def embedder(self) -> Any:
-        with self._lock:
-            if self._embedder is None:
-                from codegraph.core.embedder import Embedder
-
-                self._embedder = Embedder.from_settings(self.settings)
-            return self._embedder
-
-    def close(self) -> None:
-        for s in (self._graph, self._search):
-            if s is not None:
-                s.close()
 
 
 # -- rendering ------------------------------------------------------------------------------
@@ -271,298 +229,307 @@ def _scope(graph: Any, settings: Settings, repo: str | None, workspace: str | No
 
 
 # -- the tools ------------------------------------------------------------------------------
+# Module-level functions registered by build_server; each gets the server's Stores session
+# from its Context (docs/DESIGN.md#faces) and turns errors into tool errors.
 
-def build_server(settings: Settings | None = None) -> MCPServer:
-    """The MCP server with its seven read-only tools (not started)."""
-    stores = _Stores(settings or load_settings())
-    mcp = MCPServer(name="codegraph", title="CodeGraph Explorer", version=__version__, instructions=INSTRUCTIONS)
+_TOOLS: list[tuple[Callable[..., CallToolResult], dict[str, Any]]] = []
 
-    def guarded(fn: Callable[[], CallToolResult]) -> CallToolResult:
-        try:
-            return fn()
-        except CodegraphError as e:
-            return _error(e)
-        except (OSError, ValueError) as e:
-            return _error(e)
 
-    @mcp.tool(annotations=_READ_ONLY, description=(
-        "Find code by words or meaning when you do not know its name (hybrid BM25 + embeddings; BM25 only "
-        "when no model is configured, as `mode` says). Returns functions, classes and file sections with "
-        "file:line and a source excerpt. Not a dependency list: to learn what depends on a hit, call "
-        "`impact` or `callers` with its qualified_name. Page with offset/limit (open-ended ranking)."))
-    def search(query: Annotated[str, Field(description="Words or a description, e.g. 'validate an order before saving'.")],
-               repo: Repo = None, limit: Annotated[int, Field(ge=1, le=100, description="Hits per page.")] = 10,
-               offset: Annotated[int, Field(ge=0, le=400, description="Skip this many hits (paging).")] = 0,
-               workspace: Workspace = None) -> Result:
-        def run() -> CallToolResult:
-            from codegraph.core.retrieval import hybrid_search
+def _tool(**options: Any) -> Callable[[Callable[..., CallToolResult]], Callable[..., CallToolResult]]:
+    """Record a tool (``options`` go to ``MCPServer.tool``); its CodegraphError, OSError and
+    ValueError come back as a tool error whose text is one line."""
 
-            steps = _Steps()
-            graph, index, emb = stores.graph, stores.search, stores.embedder
-            _ensure_repo(graph, repo)
-            steps.mark("open stores")
-            res = hybrid_search(index, emb, query, k=offset + limit, repo=repo, graph=graph,
-                                repos=_scope(graph, stores.settings, repo, workspace))
-            steps.extend(res.steps)
-            page = res.hits[offset:offset + limit]
-            items = [{"rank": offset + i + 1, "qualified_name": h.chunk.qualified_name or h.chunk.file,
-                      "kind": h.chunk.kind, "repo": h.chunk.repo, "file": h.chunk.file, "line": h.chunk.line,
-                      "end_line": h.chunk.end_line, "score": round(h.score, 5), "bm25_rank": h.bm25_rank,
-                      "knn_rank": h.knn_rank, "text": h.chunk.text[:TEXT_LIMIT],
-                      "text_truncated": len(h.chunk.text) > TEXT_LIMIT} for i, h in enumerate(page)]
-            fresh = freshness(graph, {repo} if repo else {h.chunk.repo for h in page} or None)
-            steps.mark("freshness")
-            data = {"tool": "search", "query": {"query": query, "repo": repo, "workspace": workspace}, "mode": res.mode,
-                    "mode_reason": res.reason, "dropped_without_graph_node": res.dropped, "items": items,
-                    **_page(None, len(items), offset, limit, has_more=len(res.hits) >= offset + limit),
-                    "freshness": fresh, "notice": SEARCH_NOTICE, "steps": steps.items}
-            md = [f"## Search: {query}", f"_mode: {res.mode}{' (' + res.reason + ')' if res.reason else ''}_", ""]
-            for it in items:
-                first = "\n".join(it["text"].splitlines()[:6])
-                md.append(f"{it['rank']}. `{it['qualified_name']}` ({it['kind']}) — {it['file']}:{it['line']} (repo {it['repo']})"
-                          f" [score {it['score']}]")
-                md.append("```\n" + first + "\n```")
-            if not items:
-                md.append("No hits on this page.")
-            return _result(data, md, "hits")
-
-        return guarded(run)
-
-    @mcp.tool(annotations=_READ_ONLY, description=(
-        "Direct callers of a symbol (one hop, CALLS edges only), each with its call site file:line and how the "
-        "call was resolved (exact/import/self/receiver_type/same_module = strong, unique_name = weaker, "
-        "overload = one of several). Use for a quick 'who calls this'; use `impact` before changing it. "
-        "If `unresolved` is non-empty, some call sites could not be linked: also grep for the name."))
-    def callers(target: Target, repo: Repo = None, limit: Limit = 50, offset: Offset = 0,
-                workspace: Workspace = None) -> Result:
-        def run() -> CallToolResult:
-            steps = _Steps()
-            graph = stores.graph
-            steps.mark("open graph")
-            res = impact(graph, target, repo=repo, depth=1, edge_types=[CALLS], limit=limit, offset=offset,
-                         repos=_scope(graph, stores.settings, repo, workspace))
-            steps.extend(res.steps)
-            data = _impact_data("callers", res, steps, offset, limit,
-                                {"target": target, "repo": repo, "workspace": workspace})
-            md = _impact_markdown(f"Callers of `{target}`", data)
-            steps.mark("render")
-            data["steps"] = steps.items
-            return _result(data, md, "callers")
-
-        return guarded(run)
-
-    @mcp.tool(name="impact", annotations=_READ_ONLY, description=(
-        "Blast radius: use before changing a symbol, file (file:path), table (table:name) or endpoint "
-        "(endpoint:\"GET /path\"). Walks incoming CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS and "
-        "CALLS_HTTP edges up to `depth` hops and lists every caller with depth, the path to the target and the "
-        "evidence file:line, plus entry points (tests, endpoints, pages, topic consumers) and tables touched. "
-        "An empty answer means no supported relationship was found, not that nothing can break. If "
-        "`unresolved` is non-empty, also grep for the name: those call sites could not be linked. Totals count "
-        "the whole radius; page with offset/limit."))
-    def impact_tool(target: Target, repo: Repo = None,
-                    depth: Annotated[int, Field(ge=1, le=20, description="Hops to walk from the target.")] = 5,
-                    edge_types: Annotated[list[str] | None, Field(description=(
-                        "Only these edge types (default: CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, "
-                        "CALLS_HTTP)."))] = None,
-                    include_tests: Annotated[bool, Field(description="Include test callers.")] = True,
-                    limit: Limit = 50, offset: Offset = 0, workspace: Workspace = None,
-                    min_confidence: Annotated[float, Field(ge=0.0, le=1.0, description=(
-                        "Leave out edges below this confidence (each caller's `confidence`); 1 = only certain "
-                        "edges, without unique-name or several-overload matches."))] = 0.0) -> Result:
-        def run() -> CallToolResult:
-            types = [e.upper() for e in edge_types] if edge_types else None
-            bad = [e for e in types or [] if e not in EDGE_TYPES]
-            if bad:
-                raise BadInput(f"unknown edge type(s) {', '.join(bad)}; known: {', '.join(EDGE_TYPES)}")
-            steps = _Steps()
-            graph = stores.graph
-            steps.mark("open graph")
-            res = impact(graph, target, repo=repo, depth=depth, edge_types=types, include_tests=include_tests,
-                         limit=limit, offset=offset, repos=_scope(graph, stores.settings, repo, workspace),
-                         min_confidence=min_confidence)
-            steps.extend(res.steps)
-            data = _impact_data("impact", res, steps, offset, limit,
-                                {"target": target, "repo": repo, "workspace": workspace, "depth": depth,
-                                 "edge_types": types,
-                                 "include_tests": include_tests, "min_confidence": min_confidence})
-            md = _impact_markdown(f"Impact of `{target}` (depth {depth})", data)
-            steps.mark("render")
-            data["steps"] = steps.items
-            return _result(data, md, "callers")
-
-        return guarded(run)
-
-    def _listing(tool: str, label: str, repo: str | None, limit: int, offset: int,
-                 row: Callable[[Any], dict[str, Any]], title: str, workspace: str | None = None) -> CallToolResult:
-        steps = _Steps()
-        graph = stores.graph
-        _ensure_repo(graph, repo)
-        steps.mark("open graph")
-        scope = _scope(graph, stores.settings, repo, workspace)
-        if scope is None:
-            total = int(graph.counts(repo)["nodes"].get(label, 0))
-            nodes = graph.nodes_by_label(label, repo, limit=limit, offset=offset)
-        else:  # a workspace: every repo's nodes, ordered by uid like one repo's
-            total = sum(int(graph.counts(r)["nodes"].get(label, 0)) for r in scope)
-            every = sorted((n for r in scope for n in graph.nodes_by_label(label, r, limit=offset + limit)),
-                           key=lambda n: n.uid)
-            nodes = every[offset:offset + limit]
-        steps.mark(f"list {label} nodes", f"{len(nodes)} of {total}")
-        items = [row(n) for n in nodes]
-        fresh = freshness(graph, set(scope) if scope is not None else {repo} if repo else None)
-        steps.mark("freshness")
-        data = {"tool": tool, "query": {"repo": repo, "workspace": workspace}, "items": items, **_page(total, len(items), offset, limit),
-                "freshness": fresh, "notice": LIST_NOTICE, "steps": steps.items}
-        md = [f"## {title}"] + [f"- {it['label']} (repo {it['repo']})" for it in items]
-        if not items:
-            md.append("None found (no supported relationship was found).")
-        return _result(data, md, title.lower())
-
-    @mcp.tool(annotations=_READ_ONLY, description=(
-        "Which code reads or writes a database table (READS/WRITES edges from SQL and ORM usage, TOUCHES for "
-        "file-level evidence), and with depth > 1 who calls that code. Without `name`, lists the known tables "
-        "(paged). Table access built from dynamic SQL strings is not visible: an empty answer means no "
-        "supported relationship was found; grep for the table name too."))
-    def table(name: Annotated[str | None, Field(description="Table name, e.g. orders; omit to list tables.")] = None,
-              repo: Repo = None, depth: Annotated[int, Field(ge=1, le=20, description="Hops from the table.")] = 1,
-              limit: Limit = 50, offset: Offset = 0, workspace: Workspace = None) -> Result:
-        def run() -> CallToolResult:
-            if not name:
-                return _listing("table", TABLE, repo, limit, offset,
-                                lambda n: {"label": f"`{n.display()}`", "name": n.props.get("name"), "repo": n.repo},
-                                "Tables", workspace)
-            steps = _Steps()
-            graph = stores.graph
-            steps.mark("open graph")
-            res = impact(graph, f"table:{name}", repo=repo, depth=depth, limit=limit, offset=offset,
-                         repos=_scope(graph, stores.settings, repo, workspace))
-            steps.extend(res.steps)
-            data = _impact_data("table", res, steps, offset, limit, {"name": name, "repo": repo, "depth": depth})
-            md = _impact_markdown(f"Code touching table `{name}` (depth {depth})", data)
-            steps.mark("render")
-            data["steps"] = steps.items
-            return _result(data, md, "callers")
-
-        return guarded(run)
-
-    @mcp.tool(annotations=_READ_ONLY, description=(
-        "What handles and what calls an HTTP endpoint: its handler (EXPOSES), client code whose URL literal "
-        "matches it (CALLS_HTTP) and, with depth > 1, their callers. Path templates use :param (also accepts "
-        "{param}, <param>, [param]). Without `path`, lists the known endpoints (paged). URLs built at run "
-        "time are invisible: an empty answer means no supported relationship was found."))
-    def endpoint(path: Annotated[str | None, Field(description="Path template, e.g. /api/orders/:id; omit to list.")] = None,
-                 method: Annotated[str | None, Field(description="HTTP method, e.g. GET; default any.")] = None,
-                 repo: Repo = None, depth: Annotated[int, Field(ge=1, le=20, description="Hops from the endpoint.")] = 2,
-                 limit: Limit = 50, offset: Offset = 0, workspace: Workspace = None) -> Result:
-        def run() -> CallToolResult:
-            if not path:
-                return _listing("endpoint", ENDPOINT, repo, limit, offset,
-                                lambda n: {"label": f"`{n.display()}` ({n.props.get('framework', '')})",
-                                           "method": n.props.get("method"), "path_template": n.props.get("path_template"),
-                                           "framework": n.props.get("framework"), "repo": n.repo},
-                                "Endpoints", workspace)
-            steps = _Steps()
-            graph = stores.graph
-            steps.mark("open graph")
-            spec = f"{method.upper()} {path}" if method else path
-            res = impact(graph, f"endpoint:{spec}", repo=repo, depth=depth, limit=limit, offset=offset,
-                         repos=_scope(graph, stores.settings, repo, workspace))
-            steps.extend(res.steps)
-            data = _impact_data("endpoint", res, steps, offset, limit,
-                                {"path": path, "method": method, "repo": repo, "depth": depth})
-            md = _impact_markdown(f"Endpoint `{spec}` (depth {depth})", data)
-            steps.mark("render")
-            data["steps"] = steps.items
-            return _result(data, md, "callers")
-
-        return guarded(run)
-
-    @mcp.tool(annotations=_READ_ONLY, description=(
-        "Index coverage and size: files per language, parse errors and partial files, symbols, edges by "
-        "type, unresolved stubs, search chunks (with vectors). Use to judge how much to trust an answer for a "
-        "repo (many stubs or partial files mean more invisible call sites)."))
-    def stats(repo: Repo = None, workspace: Workspace = None) -> Result:
-        def run() -> CallToolResult:
-            steps = _Steps()
-            graph = stores.graph
-            _ensure_repo(graph, repo)
-            steps.mark("open graph")
-            scope = _scope(graph, stores.settings, repo, workspace)
-            if scope is not None:
-                return _workspace_stats(graph, workspace or "", scope, steps)
-            counts = graph.counts(repo)
-            fig = figures(graph, repo, counts)
-            steps.mark("graph counts")
+    def register(fn: Callable[..., CallToolResult]) -> Callable[..., CallToolResult]:
+        @functools.wraps(fn)
+        def guarded(*args: Any, **kwargs: Any) -> CallToolResult:
             try:
-                search_stats: dict[str, Any] = stores.search.stats(repo)
-            except CodegraphError as e:  # the graph still answers: say what is missing
-                search_stats = {"error": " ".join(str(e).split())}
-            steps.mark("search stats")
-            fresh = freshness(graph, {repo} if repo else None)
-            steps.mark("freshness")
-            edges = counts.get("edges", {})
-            calls = edges.get(CALLS, 0)
-            data = {"tool": "stats", "query": {"repo": repo}, "graph_backend": graph.backend,
-                    "graph": counts, "figures": fig.to_dict(), "search": search_stats, "items": [], "complete": True,
-                    **_page(None, 0, 0, 0), "freshness": fresh, "notice": EMPTY_NOTICE, "steps": steps.items}
-            md = [f"## Index stats{' of ' + repo if repo else ''} ({graph.backend} graph)",
-                  "- files by language: " + (", ".join(f"{k} {v}" for k, v in sorted(
-                      counts.get("languages", {}).items(), key=lambda kv: -kv[1])) or "none"),
-                  f"- parse errors: {counts.get('parse_errors', 0)}, partial files: {counts.get('partial_files', 0)}",
-                  f"- symbols: {fig.symbols}, unresolved stubs: {fig.stubs}, edges: {fig.edges}, "
-                  f"CALLS edges: {calls}",
-                  f"- unresolved references: {fig.stub_references} of {fig.reference_edges} "
-                  f"({'n/a' if fig.unresolved_pct is None else f'{fig.unresolved_pct} %'}), "
-                  f"unsupported files: {fig.unsupported_files}",
-                  "- edges by type: " + (", ".join(f"{k} {v}" for k, v in sorted(edges.items())) or "none"),
-                  f"- search chunks: {search_stats.get('chunks', 'n/a')} "
-                  f"(with vectors: {search_stats.get('with_vectors', 'n/a')})"
-                  + (f" — {search_stats['error']}" if "error" in search_stats else "")]
-            return _result(data, md, "stats")
+                return fn(*args, **kwargs)
+            except (CodegraphError, OSError, ValueError) as e:
+                return _error(e)
 
-        return guarded(run)
+        _TOOLS.append((guarded, {"annotations": _READ_ONLY, **options}))
+        return guarded
 
-    @mcp.tool(name="freshness", annotations=_READ_ONLY, description=(
-        "When each repository's graph was built: the commit indexed, import and check times, age in hours, and "
-        "whether the checkout on disk has moved on (HEAD differs). Call first when answers matter: a stale "
-        "graph misses new callers; re-run `codegraph index PATH --repo NAME` (outside this server) to refresh."))
-    def freshness_tool(repo: Repo = None, workspace: Workspace = None) -> Result:
-        def run() -> CallToolResult:
-            steps = _Steps()
-            graph = stores.graph
-            _ensure_repo(graph, repo)
-            steps.mark("open graph")
-            scope = _scope(graph, stores.settings, repo, workspace)
-            rows = freshness(graph, set(scope) if scope is not None else {repo} if repo else None)
-            steps.mark("read repo nodes", f"{len(rows)} repo(s)")
-            for r in rows:
-                head = git_head(r.get("path"))
-                r["checkout_head"] = head
-                r["path_exists"] = bool(r.get("path")) and Path(r["path"]).is_dir()
-                r["stale"] = bool(head and r.get("commit") and head != r["commit"])
-            steps.mark("check checkouts", "git rev-parse HEAD")
-            data = {"tool": "freshness", "query": {"repo": repo}, "items": rows, "complete": True,
-                    **_page(len(rows), len(rows), 0, len(rows)), "freshness": rows, "notice": EMPTY_NOTICE,
-                    "steps": steps.items}
-            md = ["## Freshness"]
-            for r in rows:
-                state = ("STALE: the checkout is at " + (r["checkout_head"] or "")[:12] if r["stale"]
-                         else "matches the checkout" if r["checkout_head"] else "not a git checkout (cannot compare)")
-                md.append(f"- `{r['repo']}`: commit `{(r.get('commit') or 'n/a')[:12]}`, imported "
-                          f"{r.get('last_imported_at')}, checked {r.get('last_checked_at')}, "
-                          f"{r.get('age_hours')} h old — {state}")
-                here = r.get("checkout")  # the server's working directory, when it is a checkout of this repo
-                if isinstance(here, dict) and not here.get("matches_graph"):
-                    md.append(f"  - working checkout {here.get('checkout')}: {len(here.get('changed_since') or [])} "
-                              f"file(s) changed since the indexed commit, {len(here.get('uncommitted') or [])} "
-                              "uncommitted: answers may miss those edits")
-            if not rows:
-                md.append("No repository indexed yet: run `codegraph index PATH`.")
-            return _result(data, md, "repos")
+    return register
 
-        return guarded(run)
 
-    return mcp
+def _stores(ctx: Context) -> Stores:
+    """The Stores session of the server that ``ctx`` belongs to (inside a request or not)."""
+    server = ctx.mcp_server
+    if not isinstance(server, _Server):
+        raise TypeError("codegraph tools run only on the server build_server makes")
+    return server.stores
+
+
+def _listing(stores: Stores, tool: str, label: str, repo: str | None, limit: int, offset: int,
+             row: Callable[[Any], dict[str, Any]], title: str, workspace: str | None = None) -> CallToolResult:
+    steps = _Steps()
+    graph = stores.graph
+    _ensure_repo(graph, repo)
+    steps.mark("open graph")
+    scope = _scope(graph, stores.settings, repo, workspace)
+    if scope is None:
+        total = int(graph.counts(repo)["nodes"].get(label, 0))
+        nodes = graph.nodes_by_label(label, repo, limit=limit, offset=offset)
+    else:  # a workspace: every repo's nodes, ordered by uid like one repo's
+        total = sum(int(graph.counts(r)["nodes"].get(label, 0)) for r in scope)
+        every = sorted((n for r in scope for n in graph.nodes_by_label(label, r, limit=offset + limit)),
+                       key=lambda n: n.uid)
+        nodes = every[offset:offset + limit]
+    steps.mark(f"list {label} nodes", f"{len(nodes)} of {total}")
+    items = [row(n) for n in nodes]
+    fresh = freshness(graph, set(scope) if scope is not None else {repo} if repo else None)
+    steps.mark("freshness")
+    data = {"tool": tool, "query": {"repo": repo, "workspace": workspace}, "items": items, **_page(total, len(items), offset, limit),
+            "freshness": fresh, "notice": LIST_NOTICE, "steps": steps.items}
+    md = [f"## {title}"] + [f"- {it['label']} (repo {it['repo']})" for it in items]
+    if not items:
+        md.append("None found (no supported relationship was found).")
+    return _result(data, md, title.lower())
+
+
+@_tool(description=(
+    "Find code by words or meaning when you do not know its name (hybrid BM25 + embeddings; BM25 only "
+    "when no model is configured, as `mode` says). Returns functions, classes and file sections with "
+    "file:line and a source excerpt. Not a dependency list: to learn what depends on a hit, call "
+    "`impact` or `callers` with its qualified_name. Page with offset/limit (open-ended ranking)."))
+def search(ctx: Context, query: Annotated[str, Field(description="Words or a description, e.g. 'validate an order before saving'.")],
+           repo: Repo = None, limit: Annotated[int, Field(ge=1, le=100, description="Hits per page.")] = 10,
+           offset: Annotated[int, Field(ge=0, le=400, description="Skip this many hits (paging).")] = 0,
+           workspace: Workspace = None) -> Result:
+    from codegraph.core.retrieval import hybrid_search
+
+    stores = _stores(ctx)
+    steps = _Steps()
+    graph, index, emb = stores.graph, stores.search, stores.embedder
+    _ensure_repo(graph, repo)
+    steps.mark("open stores")
+    res = hybrid_search(index, emb, query, k=offset + limit, repo=repo, graph=graph,
+                        repos=_scope(graph, stores.settings, repo, workspace))
+    steps.extend(res.steps)
+    page = res.hits[offset:offset + limit]
+    items = [{"rank": offset + i + 1, "qualified_name": h.chunk.qualified_name or h.chunk.file,
+              "kind": h.chunk.kind, "repo": h.chunk.repo, "file": h.chunk.file, "line": h.chunk.line,
+              "end_line": h.chunk.end_line, "score": round(h.score, 5), "bm25_rank": h.bm25_rank,
+              "knn_rank": h.knn_rank, "text": h.chunk.text[:TEXT_LIMIT],
+              "text_truncated": len(h.chunk.text) > TEXT_LIMIT} for i, h in enumerate(page)]
+    fresh = freshness(graph, {repo} if repo else {h.chunk.repo for h in page} or None)
+    steps.mark("freshness")
+    data = {"tool": "search", "query": {"query": query, "repo": repo, "workspace": workspace}, "mode": res.mode,
+            "mode_reason": res.reason, "dropped_without_graph_node": res.dropped, "items": items,
+            **_page(None, len(items), offset, limit, has_more=len(res.hits) >= offset + limit),
+            "freshness": fresh, "notice": SEARCH_NOTICE, "steps": steps.items}
+    md = [f"## Search: {query}", f"_mode: {res.mode}{' (' + res.reason + ')' if res.reason else ''}_", ""]
+    for it in items:
+        first = "\n".join(it["text"].splitlines()[:6])
+        md.append(f"{it['rank']}. `{it['qualified_name']}` ({it['kind']}) — {it['file']}:{it['line']} (repo {it['repo']})"
+                  f" [score {it['score']}]")
+        md.append("```\n" + first + "\n```")
+    if not items:
+        md.append("No hits on this page.")
+    return _result(data, md, "hits")
+
+
+@_tool(description=(
+    "Direct callers of a symbol (one hop, CALLS edges only), each with its call site file:line and how the "
+    "call was resolved (exact/import/self/receiver_type/same_module = strong, unique_name = weaker, "
+    "overload = one of several). Use for a quick 'who calls this'; use `impact` before changing it. "
+    "If `unresolved` is non-empty, some call sites could not be linked: also grep for the name."))
+def callers(ctx: Context, target: Target, repo: Repo = None, limit: Limit = 50, offset: Offset = 0,
+            workspace: Workspace = None) -> Result:
+    stores = _stores(ctx)
+    steps = _Steps()
+    graph = stores.graph
+    steps.mark("open graph")
+    res = impact(graph, target, repo=repo, depth=1, edge_types=[CALLS], limit=limit, offset=offset,
+                 repos=_scope(graph, stores.settings, repo, workspace))
+    steps.extend(res.steps)
+    data = _impact_data("callers", res, steps, offset, limit,
+                        {"target": target, "repo": repo, "workspace": workspace})
+    md = _impact_markdown(f"Callers of `{target}`", data)
+    steps.mark("render")
+    data["steps"] = steps.items
+    return _result(data, md, "callers")
+
+
+@_tool(name="impact", description=(
+    "Blast radius: use before changing a symbol, file (file:path), table (table:name) or endpoint "
+    "(endpoint:\"GET /path\"). Walks incoming CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS and "
+    "CALLS_HTTP edges up to `depth` hops and lists every caller with depth, the path to the target and the "
+    "evidence file:line, plus entry points (tests, endpoints, pages, topic consumers) and tables touched. "
+    "An empty answer means no supported relationship was found, not that nothing can break. If "
+    "`unresolved` is non-empty, also grep for the name: those call sites could not be linked. Totals count "
+    "the whole radius; page with offset/limit."))
+def impact_tool(ctx: Context, target: Target, repo: Repo = None,
+                depth: Annotated[int, Field(ge=1, le=20, description="Hops to walk from the target.")] = 5,
+                edge_types: Annotated[list[str] | None, Field(description=(
+                    "Only these edge types (default: CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, "
+                    "CALLS_HTTP)."))] = None,
+                include_tests: Annotated[bool, Field(description="Include test callers.")] = True,
+                limit: Limit = 50, offset: Offset = 0, workspace: Workspace = None,
+                min_confidence: Annotated[float, Field(ge=0.0, le=1.0, description=(
+                    "Leave out edges below this confidence (each caller's `confidence`); 1 = only certain "
+                    "edges, without unique-name or several-overload matches."))] = 0.0) -> Result:
+    stores = _stores(ctx)
+    types = [e.upper() for e in edge_types] if edge_types else None
+    bad = [e for e in types or [] if e not in EDGE_TYPES]
+    if bad:
+        raise BadInput(f"unknown edge type(s) {', '.join(bad)}; known: {', '.join(EDGE_TYPES)}")
+    steps = _Steps()
+    graph = stores.graph
+    steps.mark("open graph")
+    res = impact(graph, target, repo=repo, depth=depth, edge_types=types, include_tests=include_tests,
+                 limit=limit, offset=offset, repos=_scope(graph, stores.settings, repo, workspace),
+                 min_confidence=min_confidence)
+    steps.extend(res.steps)
+    data = _impact_data("impact", res, steps, offset, limit,
+                        {"target": target, "repo": repo, "workspace": workspace, "depth": depth,
+                         "edge_types": types,
+                         "include_tests": include_tests, "min_confidence": min_confidence})
+    md = _impact_markdown(f"Impact of `{target}` (depth {depth})", data)
+    steps.mark("render")
+    data["steps"] = steps.items
+    return _result(data, md, "callers")
+
+
+@_tool(description=(
+    "Which code reads or writes a database table (READS/WRITES edges from SQL and ORM usage, TOUCHES for "
+    "file-level evidence), and with depth > 1 who calls that code. Without `name`, lists the known tables "
+    "(paged). Table access built from dynamic SQL strings is not visible: an empty answer means no "
+    "supported relationship was found; grep for the table name too."))
+def table(ctx: Context, name: Annotated[str | None, Field(description="Table name, e.g. orders; omit to list tables.")] = None,
+          repo: Repo = None, depth: Annotated[int, Field(ge=1, le=20, description="Hops from the table.")] = 1,
+          limit: Limit = 50, offset: Offset = 0, workspace: Workspace = None) -> Result:
+    stores = _stores(ctx)
+    if not name:
+        return _listing(stores, "table", TABLE, repo, limit, offset,
+                        lambda n: {"label": f"`{n.display()}`", "name": n.props.get("name"), "repo": n.repo},
+                        "Tables", workspace)
+    steps = _Steps()
+    graph = stores.graph
+    steps.mark("open graph")
+    res = impact(graph, f"table:{name}", repo=repo, depth=depth, limit=limit, offset=offset,
+                 repos=_scope(graph, stores.settings, repo, workspace))
+    steps.extend(res.steps)
+    data = _impact_data("table", res, steps, offset, limit, {"name": name, "repo": repo, "depth": depth})
+    md = _impact_markdown(f"Code touching table `{name}` (depth {depth})", data)
+    steps.mark("render")
+    data["steps"] = steps.items
+    return _result(data, md, "callers")
+
+
+@_tool(description=(
+    "What handles and what calls an HTTP endpoint: its handler (EXPOSES), client code whose URL literal "
+    "matches it (CALLS_HTTP) and, with depth > 1, their callers. Path templates use :param (also accepts "
+    "{param}, <param>, [param]). Without `path`, lists the known endpoints (paged). URLs built at run "
+    "time are invisible: an empty answer means no supported relationship was found."))
+def endpoint(ctx: Context, path: Annotated[str | None, Field(description="Path template, e.g. /api/orders/:id; omit to list.")] = None,
+             method: Annotated[str | None, Field(description="HTTP method, e.g. GET; default any.")] = None,
+             repo: Repo = None, depth: Annotated[int, Field(ge=1, le=20, description="Hops from the endpoint.")] = 2,
+             limit: Limit = 50, offset: Offset = 0, workspace: Workspace = None) -> Result:
+    stores = _stores(ctx)
+    if not path:
+        return _listing(stores, "endpoint", ENDPOINT, repo, limit, offset,
+                        lambda n: {"label": f"`{n.display()}` ({n.props.get('framework', '')})",
+                                   "method": n.props.get("method"), "path_template": n.props.get("path_template"),
+                                   "framework": n.props.get("framework"), "repo": n.repo},
+                        "Endpoints", workspace)
+    steps = _Steps()
+    graph = stores.graph
+    steps.mark("open graph")
+    spec = f"{method.upper()} {path}" if method else path
+    res = impact(graph, f"endpoint:{spec}", repo=repo, depth=depth, limit=limit, offset=offset,
+                 repos=_scope(graph, stores.settings, repo, workspace))
+    steps.extend(res.steps)
+    data = _impact_data("endpoint", res, steps, offset, limit,
+                        {"path": path, "method": method, "repo": repo, "depth": depth})
+    md = _impact_markdown(f"Endpoint `{spec}` (depth {depth})", data)
+    steps.mark("render")
+    data["steps"] = steps.items
+    return _result(data, md, "callers")
+
+
+@_tool(description=(
+    "Index coverage and size: files per language, parse errors and partial files, symbols, edges by "
+    "type, unresolved stubs, search chunks (with vectors). Use to judge how much to trust an answer for a "
+    "repo (many stubs or partial files mean more invisible call sites)."))
+def stats(ctx: Context, repo: Repo = None, workspace: Workspace = None) -> Result:
+    stores = _stores(ctx)
+    steps = _Steps()
+    graph = stores.graph
+    _ensure_repo(graph, repo)
+    steps.mark("open graph")
+    scope = _scope(graph, stores.settings, repo, workspace)
+    if scope is not None:
+        return _workspace_stats(graph, workspace or "", scope, steps)
+    counts = graph.counts(repo)
+    fig = figures(graph, repo, counts)
+    steps.mark("graph counts")
+    try:
+        search_stats: dict[str, Any] = stores.search.stats(repo)
+    except CodegraphError as e:  # the graph still answers: say what is missing
+        search_stats = {"error": " ".join(str(e).split())}
+    steps.mark("search stats")
+    fresh = freshness(graph, {repo} if repo else None)
+    steps.mark("freshness")
+    edges = counts.get("edges", {})
+    calls = edges.get(CALLS, 0)
+    data = {"tool": "stats", "query": {"repo": repo}, "graph_backend": graph.backend,
+            "graph": counts, "figures": fig.to_dict(), "search": search_stats, "items": [], "complete": True,
+            **_page(None, 0, 0, 0), "freshness": fresh, "notice": EMPTY_NOTICE, "steps": steps.items}
+    md = [f"## Index stats{' of ' + repo if repo else ''} ({graph.backend} graph)",
+          "- files by language: " + (", ".join(f"{k} {v}" for k, v in sorted(
+              counts.get("languages", {}).items(), key=lambda kv: -kv[1])) or "none"),
+          f"- parse errors: {counts.get('parse_errors', 0)}, partial files: {counts.get('partial_files', 0)}",
+          f"- symbols: {fig.symbols}, unresolved stubs: {fig.stubs}, edges: {fig.edges}, "
+          f"CALLS edges: {calls}",
+          f"- unresolved references: {fig.stub_references} of {fig.reference_edges} "
+          f"({'n/a' if fig.unresolved_pct is None else f'{fig.unresolved_pct} %'}), "
+          f"unsupported files: {fig.unsupported_files}",
+          "- edges by type: " + (", ".join(f"{k} {v}" for k, v in sorted(edges.items())) or "none"),
+          f"- search chunks: {search_stats.get('chunks', 'n/a')} "
+          f"(with vectors: {search_stats.get('with_vectors', 'n/a')})"
+          + (f" — {search_stats['error']}" if "error" in search_stats else "")]
+    return _result(data, md, "stats")
+
+
+@_tool(name="freshness", description=(
+    "When each repository's graph was built: the commit indexed, import and check times, age in hours, and "
+    "whether the checkout on disk has moved on (HEAD differs). Call first when answers matter: a stale "
+    "graph misses new callers; re-run `codegraph index PATH --repo NAME` (outside this server) to refresh."))
+def freshness_tool(ctx: Context, repo: Repo = None, workspace: Workspace = None) -> Result:
+    stores = _stores(ctx)
+    steps = _Steps()
+    graph = stores.graph
+    _ensure_repo(graph, repo)
+    steps.mark("open graph")
+    scope = _scope(graph, stores.settings, repo, workspace)
+    rows = freshness(graph, set(scope) if scope is not None else {repo} if repo else None)
+    steps.mark("read repo nodes", f"{len(rows)} repo(s)")
+    for r in rows:
+        head = git_head(r.get("path"))
+        r["checkout_head"] = head
+        r["path_exists"] = bool(r.get("path")) and Path(r["path"]).is_dir()
+        r["stale"] = bool(head and r.get("commit") and head != r["commit"])
+    steps.mark("check checkouts", "git rev-parse HEAD")
+    data = {"tool": "freshness", "query": {"repo": repo}, "items": rows, "complete": True,
+            **_page(len(rows), len(rows), 0, len(rows)), "freshness": rows, "notice": EMPTY_NOTICE,
+            "steps": steps.items}
+    md = ["## Freshness"]
+    for r in rows:
+        state = ("STALE: the checkout is at " + (r["checkout_head"] or "")[:12] if r["stale"]
+                 else "matches the checkout" if r["checkout_head"] else "not a git checkout (cannot compare)")
+        md.append(f"- `{r['repo']}`: commit `{(r.get('commit') or 'n/a')[:12]}`, imported "
+                  f"{r.get('last_imported_at')}, checked {r.get('last_checked_at')}, "
+                  f"{r.get('age_hours')} h old — {state}")
+        here = r.get("checkout")  # the server's working directory, when it is a checkout of this repo
+        if isinstance(here, dict) and not here.get("matches_graph"):
+            md.append(f"  - working checkout {here.get('checkout')}: {len(here.get('changed_since') or [])} "
+                      f"file(s) changed since the indexed commit, {len(here.get('uncommitted') or [])} "
+                      "uncommitted: answers may miss those edits")
+    if not rows:
+        md.append("No repository indexed yet: run `codegraph index PATH`.")
+    return _result(data, md, "repos")
 
 
 def _workspace_stats(graph: Any, workspace: str, scope: list[str], steps: _Steps) -> CallToolResult:
@@ -582,10 +549,36 @@ def _workspace_stats(graph: Any, workspace: str, scope: list[str], steps: _Steps
     return _result(data, md, "repos")
 
 
+class _Server(MCPServer):
+    """The MCP server and the one Stores session its tools share (``ctx.mcp_server.stores``)."""
+
+    def __init__(self, stores: Stores, **options: Any) -> None:
+        super().__init__(lifespan=_lifespan, **options)
+        self.stores = stores
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(server: MCPServer) -> AsyncIterator[None]:
+    """Close the stores when a run of the server ends (the client went away)."""
+    try:
+        yield None
+    finally:
+        if isinstance(server, _Server):
+            server.stores.close()
+
+
+def build_server(settings: Settings | None = None) -> MCPServer:
+    """The MCP server with its seven read-only tools (not started). Stores open on
+    first use, so a server started while a store is down recovers once it is back."""
+    mcp = _Server(Stores(settings or load_settings()), name="codegraph", title="CodeGraph Explorer",
+                  version=__version__, instructions=INSTRUCTIONS)
+    for fn, options in _TOOLS:
+        mcp.tool(**options)(fn)
+    return mcp
+
+
 def serve(settings: Settings | None = None) -> None:
     """Run the server on stdio until the client closes it (Ctrl+C ends it quietly)."""
-    import contextlib
-
     with contextlib.suppress(KeyboardInterrupt):
         build_server(settings).run("stdio")
 

@@ -83,12 +83,13 @@ def _one_line(e: BaseException) -> str:
 
 def create_app(settings: Settings | None = None, stores: Any = None) -> FastAPI:
     """The app for ``settings`` (default: the environment). ``stores``: an object with
-    ``graph``/``search``/``embedder``/``settings`` (default: a SharedStores opened lazily)."""
+    ``graph``/``search``/``embedder``/``settings`` (default: a core.stores.Stores session,
+    opened lazily, closed when the app stops)."""
     settings = settings or load_settings()
     if stores is None:
-        from codegraph.api.session import SharedStores
+        from codegraph.core.stores import Stores
 
-        stores = SharedStores(settings)
+        stores = Stores(settings)
     token = settings.api_token.get_secret_value()
 
     @asynccontextmanager

@@ -7,15 +7,21 @@
 Backends are imported lazily so that the embedded default never loads a server driver.
 Errors: StoreUnavailable (unreachable server, naming the setting) or BadInput (a value
 that is no known backend).
+
+``Stores`` is the one session object the faces share (CLI command, MCP server, REST
+API, dashboard): settings plus the graph store, search index and query embedder, each
+opened on first use and closed once (docs/DESIGN.md#faces).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import threading
+from typing import TYPE_CHECKING, Any
 
 from codegraph.core.errors import BadInput
 
 if TYPE_CHECKING:
+    from codegraph.core.embedder import Embedder
     from codegraph.core.graph_store import GraphStore
     from codegraph.core.search_index import SearchIndex
     from codegraph.core.settings import Settings
@@ -53,3 +59,73 @@ def open_search_index(settings: Settings) -> SearchIndex:
         index.ensure_schema()
         return index
     raise BadInput(f"CODEGRAPH_SEARCH={target!r} is not a search backend: use 'embedded' or http://host:9200")
+
+
+class Stores:
+    """One session's stores, opened on first use and shared by every caller.
+
+    ``graph``, ``search`` and ``embedder`` open lazily under a lock (MCP tools and the
+    REST API run in worker threads; the backends are thread-safe); a failed open raises
+    (StoreUnavailable / BadInput) and is not cached, so the next use tries again.
+    ``close()`` closes each opened store exactly once (a second ``close`` does nothing;
+    a use after it opens afresh, as a REST app restarted in the same process does).
+    Usable as a context manager.
+    """
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        if settings is None:
+            from codegraph.core.settings import load_settings
+
+            settings = load_settings()
+        self.settings: Settings = settings
+        self._lock = threading.Lock()
+        self._graph: GraphStore | None = None
+        self._search: SearchIndex | None = None
+        self._embedder: Embedder | None = None
+
+    @property
+    def graph(self) -> GraphStore:
+        """The graph store (``open_graph_store``)."""
+        with self._lock:
+            if self._graph is None:
+                self._graph = open_graph_store(self.settings)
+            return self._graph
+
+    @property
+    def search(self) -> SearchIndex:
+        """The search index (``open_search_index``)."""
+        with self._lock:
+            if self._search is None:
+                self._search = open_search_index(self.settings)
+            return self._search
+
+    @property
+    def embedder(self) -> Embedder:
+        """The query embedder for the configured model (loads the model on first embed)."""
+        with self._lock:
+            if self._embedder is None:
+                from codegraph.core.embedder import Embedder
+
+                self._embedder = Embedder.from_settings(self.settings)
+            return self._embedder
+
+    @property
+    def opened(self) -> dict[str, bool]:
+        """Which stores are open now: {"graph": bool, "search": bool, "embedder": bool}."""
+        return {"graph": self._graph is not None, "search": self._search is not None,
+                "embedder": self._embedder is not None}
+
+    def close(self) -> None:
+        """Close the opened graph store and search index (each once)."""
+        with self._lock:
+            stores: list[Any] = [self._graph, self._search]
+            self._graph = self._search = None  # the embedder holds no connection: kept
+        for s in stores:
+            if s is not None:
+                s.close()
+
+    def __enter__(self) -> Stores:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -26,6 +26,7 @@ from codegraph.core.errors import CodegraphError, StoreUnavailable
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.search_index import SearchIndex
 from codegraph.core.settings import Settings, load_settings
+from codegraph.core.stores import Stores
 
 log = logging.getLogger("codegraph.dashboard")
 
@@ -65,18 +66,10 @@ def store_key(s: Settings) -> str:
     return f"{s.graph}|{s.search}|{s.home}|{s.neo4j_user}|{s.neo4j_database}|{s.elastic_prefix}"
 
 
-@st.cache_resource(show_spinner="Opening the graph store…", max_entries=8)
-def _graph_store(key: str, _s: Settings) -> GraphStore:
-    from codegraph.core.stores import open_graph_store
-
-    return open_graph_store(_s)
-
-
-@st.cache_resource(show_spinner="Opening the search index…", max_entries=8)
-def _search_index(key: str, _s: Settings) -> SearchIndex:
-    from codegraph.core.stores import open_search_index
-
-    return open_search_index(_s)
+@st.cache_resource(show_spinner="Opening the stores…", max_entries=8)
+def _stores(key: str, _s: Settings) -> Stores:
+    """One Stores session per backend choice, shared by every browser session."""
+    return Stores(_s)
 
 
 @st.cache_resource(show_spinner="Loading the embedding model…", max_entries=4)
@@ -89,13 +82,13 @@ def _embedder(key: str, _s: Settings) -> Any:
 def graph_store() -> GraphStore:
     """The graph store for the current settings. Raises StoreUnavailable."""
     s = settings()
-    return _graph_store(store_key(s), s)
+    return _stores(store_key(s), s).graph
 
 
 def search_index() -> SearchIndex:
     """The search index for the current settings. Raises StoreUnavailable."""
     s = settings()
-    return _search_index(store_key(s), s)
+    return _stores(store_key(s), s).search
 
 
 def embedder() -> Any:
