@@ -1,5 +1,5 @@
 """``python -m codegraph`` runs the CLI."""
 
-from codegraph.cli import app
+from codegraph.cli import main
 
-app()
+main()

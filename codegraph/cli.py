@@ -15,10 +15,9 @@ from typing import Annotated, Any
 
 import typer
 from rich.markup import escape as esc
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from codegraph.cli_console import is_terminal, make_console
+from codegraph.cli_console import make_console
 from codegraph.core.errors import CodegraphError, StoreUnavailable
 from codegraph.core.settings import load_settings
 from codegraph.core.stores import Stores
@@ -36,12 +35,20 @@ app = typer.Typer(
     ),
     no_args_is_help=True,
     add_completion=False,
-    # Off a terminal, usage errors are click's plain lines instead of an 80-column box.
-    rich_markup_mode="rich" if is_terminal(stderr=True) else None,
     pretty_exceptions_enable=False,
+    # Plain click help and usage errors, on a terminal too: off a terminal an 80-column box
+    # would split them, and typer's rich help imports rich.markdown and markdown-it
+    # (~75 ms of every `--help`).
+    rich_markup_mode=None,
 )
 console = make_console()
 err = make_console(stderr=True)
+
+
+@app.callback()
+def _root() -> None:
+    # A callback keeps `app` a command group even when main() registers a single command.
+    pass
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
 RepoOpt = Annotated[str | None, typer.Option("--repo", "-r", help="Limit to one indexed repository (by name).")]
@@ -74,8 +81,9 @@ def emit_json(data: Any) -> None:
 def _run(fn: Any) -> None:
     """Run a command body with one Stores session (opened lazily, closed once);
     CodegraphError -> one line, exit 2 (3 for stores)."""
-    ctx = Stores(load_settings())
+    ctx: Stores | None = None
     try:
+        ctx = Stores(load_settings())  # inside: a bad CODEGRAPH_* value is one line too
         fn(ctx)
     except StoreUnavailable as e:
         err.print(f"[red]error:[/red] {e}", highlight=False)
@@ -88,7 +96,8 @@ def _run(fn: Any) -> None:
         err.print(f"[red]error:[/red] {e}", highlight=False)
         raise typer.Exit(2) from None
     finally:
-        ctx.close()
+        if ctx is not None:
+            ctx.close()
 
 
 # ---------------------------------------------------------------------------- index
@@ -160,6 +169,8 @@ def _progress(quiet: bool) -> Any:
         from contextlib import nullcontext
 
         return nullcontext(None)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                     console=err, transient=False)
 
@@ -510,3 +521,37 @@ for _mod in ("codegraph.cli_agent", "codegraph.cli_triage", "codegraph.cli_pipel
     except ModuleNotFoundError as _e:  # a face not built yet
         if _e.name != _mod:
             raise
+
+
+def _command_name(info: Any) -> str | None:
+    """The name a registered command (CommandInfo) or group (TyperInfo) answers to."""
+    name = getattr(info, "name", None)
+    if isinstance(name, str):  # typer keeps unset values as DefaultPlaceholder objects
+        return name
+    callback = getattr(info, "callback", None)
+    if callable(callback) and hasattr(callback, "__name__"):
+        from typer.main import get_command_name
+
+        return get_command_name(callback.__name__)
+    return None
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Console entry point (``codegraph``): ``app`` with only the command being run built.
+
+    Typer turns every registered command's signature into click parameters before it
+    parses anything (~1 ms per command); a query such as ``codegraph callers X`` needs
+    one. When the first argument names a command or group, only that one is built;
+    anything else (``--help``, a typo, no argument) gets the whole ``app`` as before."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    first = args[0] if args else None
+    commands = [c for c in app.registered_commands if _command_name(c) == first]
+    groups = [g for g in app.registered_groups if isinstance(g.name, str) and g.name == first]
+    if first is None or first.startswith("-") or not (commands or groups):
+        return app(args=args, prog_name="codegraph")
+    saved = app.registered_commands, app.registered_groups
+    app.registered_commands, app.registered_groups = commands, groups
+    try:
+        return app(args=args, prog_name="codegraph")
+    finally:
+        app.registered_commands, app.registered_groups = saved

@@ -27,13 +27,14 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from codegraph.core.errors import StoreUnavailable
 from codegraph.core.models import Chunk
 from codegraph.core.retrieval import identifier_field, identifiers_in, query_terms
+
+if TYPE_CHECKING:  # numpy is imported where vectors are touched: BM25-only calls never pay it
+    import numpy as np
 
 DIM = 384
 SCHEMA_VERSION = 1
@@ -299,6 +300,8 @@ class EmbeddedSearchIndex:
     def set_vectors(self, vectors: dict[str, np.ndarray]) -> None:
         """chunk_id -> float32 384-d vector (normalised here again). Ids that no longer
         exist are ignored. Raises ValueError on a wrong shape."""
+        import numpy as np
+
         if not vectors:
             return
         rows = []
@@ -372,6 +375,8 @@ class EmbeddedSearchIndex:
     def _matrix(self, repo: str | None) -> tuple[list[str], np.ndarray]:
         """(chunk ids, unit-row matrix (n, 384) float32) for the scope, cached until the
         scope's vec_gen counter moves. Read in one snapshot so ids and gen agree."""
+        import numpy as np
+
         conn = self._conn()
         conn.execute("BEGIN")  # one read snapshot for the counter and the rows
         try:
@@ -400,6 +405,8 @@ class EmbeddedSearchIndex:
 
     def knn(self, vector: np.ndarray, k: int, repo: str | None = None) -> list[tuple[str, float]]:
         """Exact cosine top-k over the scope's stored vectors, best first."""
+        import numpy as np
+
         q = np.asarray(vector, dtype=np.float32).reshape(-1)
         if q.shape != (DIM,):
             raise ValueError(f"query vector has shape {q.shape}, expected ({DIM},)")

@@ -12,11 +12,12 @@ Errors: every method may raise ``StoreUnavailable``.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from codegraph.core.models import Chunk
+
+if TYPE_CHECKING:  # only for annotations: BM25-only callers never import numpy
+    import numpy as np
 
 
 @runtime_checkable

@@ -1,0 +1,137 @@
+"""CLI start-up figures: whole-process time of ``codegraph --help`` and ``callers`` on a
+small repo, this checkout (after) against an older commit (before), run in turn.
+
+Each command runs ``--runs`` times per side, alternating after/before so that a drift of
+the shared machine's speed hits both; the figures are medians of the per-run CPU time
+(user + sys of the child) and wall time, and the ratio after/before is the median of the
+pairwise ratios. ``python -c pass`` is printed as the floor every Python CLI pays.
+
+The before side is a temporary ``git worktree`` of ``--before`` (default: the commit the
+start-up work started from), run with ``--before-python`` (default: the same interpreter;
+give a venv that still has the old dependencies, e.g. typer 0.29 and pydantic-settings,
+to include their cost). Both sides read one embedded store indexed by this checkout.
+
+    .venv/bin/python bench/bench_startup.py [--runs 9] [--before REF] [--before-python PY]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BEFORE_DEFAULT = "325fe7d"  # main before the start-up work (pydantic-settings, eager imports)
+ENTRY = "import sys; from codegraph.cli import {fn} as f; sys.argv[0] = 'codegraph'; sys.exit(f())"
+SMALL_REPO = {
+    "shop/orders.py": "from shop.db import save\n\n\ndef place(order):\n    check(order)\n    return save(order)\n\n\n"
+                      "def check(order):\n    return bool(order)\n",
+    "shop/db.py": "def save(row):\n    return row\n",
+    "shop/api.py": "from shop.orders import place\n\n\ndef handler(req):\n    return place(req)\n",
+}
+
+
+def run_once(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float, int]:
+    """(cpu s, wall s, exit code) of one run of ``cmd`` in ``cwd`` (outside both checkouts:
+    ``python -c`` puts the working directory first on sys.path)."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    rc = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime), wall, rc
+
+
+def instructions(cmd: list[str], env: dict[str, str], cwd: Path) -> float | None:
+    """Instructions executed by one run (millions), counted by valgrind's callgrind: a
+    figure the load of a shared machine does not move. None without valgrind."""
+    if not shutil.which("valgrind"):
+        return None
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd], env=env, cwd=cwd,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True).stderr
+    m = re.search(r"Collected : (\d+)", out)
+    return int(m.group(1)) / 1e6 if m else None
+
+
+def side_command(python: str, fn: str, args: list[str]) -> list[str]:
+    return [python, "-c", ENTRY.format(fn=fn), *args]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument("--before", default=BEFORE_DEFAULT, help="git ref of the 'before' side")
+    ap.add_argument("--before-python", default=sys.executable)
+    ap.add_argument("--callgrind", action="store_true", help="also count instructions (valgrind), one run per side")
+    args = ap.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="cg-startup-") as tmp:
+        tmpdir = Path(tmp)
+        repo = tmpdir / "small"
+        for rel, text in SMALL_REPO.items():
+            (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+            (repo / rel).write_text(text, encoding="utf-8")
+        home = tmpdir / "home"
+        env = {**os.environ, "CODEGRAPH_HOME": str(home), "CODEGRAPH_GRAPH": "embedded",
+               "CODEGRAPH_SEARCH": "embedded", "PYTHONPATH": str(ROOT)}
+        subprocess.run([sys.executable, "-m", "codegraph", "index", str(repo), "--repo", "small", "--no-embed",
+                        "--json"], env=env, check=True, stdout=subprocess.DEVNULL, cwd=tmpdir)
+        before_tree = tmpdir / "before"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(before_tree), args.before],
+                       check=True, capture_output=True)
+        try:
+            env_before = {**env, "PYTHONPATH": str(before_tree)}
+            versions = {}
+            for label, py, e in (("after", sys.executable, env), ("before", args.before_python, env_before)):
+                versions[label] = subprocess.run(
+                    [py, "-c", "import typer, codegraph; print(typer.__version__, codegraph.__file__)"],
+                    env=e, capture_output=True, text=True, cwd=tmpdir).stdout.strip()
+            print(f"after  = this checkout ({versions['after']})")
+            print(f"before = {args.before} ({versions['before']})")
+            print(f"runs per side: {args.runs}, alternating after/before; CPU = user + sys of the process\n")
+            cases = [("python -c pass (floor)", [sys.executable, "-c", "pass"], [args.before_python, "-c", "pass"]),
+                     ("codegraph --help", side_command(sys.executable, "main", ["--help"]),
+                      side_command(args.before_python, "app", ["--help"])),
+                     ("codegraph callers shop.db.save", side_command(sys.executable, "main", ["callers", "shop.db.save"]),
+                      side_command(args.before_python, "app", ["callers", "shop.db.save"])),
+                     ("codegraph callers ... --json",
+                      side_command(sys.executable, "main", ["callers", "shop.db.save", "--json"]),
+                      side_command(args.before_python, "app", ["callers", "shop.db.save", "--json"]))]
+            print(f"{'command':34} {'after cpu ms':>12} {'before cpu ms':>13} {'cpu ratio':>9} "
+                  f"{'after wall ms':>13} {'before wall ms':>14} {'wall ratio':>10}")
+            for name, after_cmd, before_cmd in cases:
+                a_runs, b_runs, bad = [], [], set()
+                run_once(after_cmd, env, tmpdir)  # warm-up (page cache, .pyc)
+                run_once(before_cmd, env_before, tmpdir)
+                for _ in range(args.runs):
+                    a = run_once(after_cmd, env, tmpdir)
+                    b = run_once(before_cmd, env_before, tmpdir)
+                    a_runs.append(a)
+                    b_runs.append(b)
+                    bad |= {label for label, r in (("after", a), ("before", b)) if r[2] not in (0,)}
+                cpu_ratio = statistics.median(x[0] / y[0] for x, y in zip(a_runs, b_runs, strict=True))
+                wall_ratio = statistics.median(x[1] / y[1] for x, y in zip(a_runs, b_runs, strict=True))
+                print(f"{name:34} {statistics.median(x[0] for x in a_runs) * 1e3:12.1f} "
+                      f"{statistics.median(x[0] for x in b_runs) * 1e3:13.1f} {cpu_ratio:9.2f} "
+                      f"{statistics.median(x[1] for x in a_runs) * 1e3:13.1f} "
+                      f"{statistics.median(x[1] for x in b_runs) * 1e3:14.1f} {wall_ratio:10.2f}"
+                      + (f"   (non-zero exit: {', '.join(sorted(bad))})" if bad else ""))
+                if args.callgrind:
+                    ia, ib = instructions(after_cmd, env, tmpdir), instructions(before_cmd, env_before, tmpdir)
+                    if ia and ib:
+                        print(f"{'':34} instructions: after {ia:.0f} M, before {ib:.0f} M, ratio {ia / ib:.2f}")
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before_tree)],
+                           capture_output=True)
+
+
+if __name__ == "__main__":
+    main()
