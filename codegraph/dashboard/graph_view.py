@@ -39,6 +39,7 @@ _KIND_GROUP = {
     "variable": "variable / field", "field": "variable / field", "constant": "variable / field",
 }
 # Depth 1 (direct callers) dark to depth 8+ light: distance reads as fading.
+REPO_COLOURS = ["#1F77B4", "#2CA02C", "#D62728", "#9467BD", "#8C564B", "#E377C2", "#17BECF", "#BCBD22"]
 DEPTH_COLOURS = ["#0D0887", "#5302A3", "#8B0AA5", "#B83289", "#DB5C68", "#F48849", "#FEBD2A", "#F0F921"]
 ENTRY_SHAPES = {"endpoint": "diamond", "page": "diamond", "consumer": "diamond", "test": "triangle"}
 RING_GAP = 130.0
@@ -71,6 +72,7 @@ class GNode:
     color: str = ""
     shape: str = "dot"
     size: int = 16
+    repo: str = ""  # colour_by="repo": repository boundaries in a workspace answer
 
 
 @dataclass(slots=True)
@@ -88,6 +90,7 @@ class ImpactGraph:
     drawn_callers: int = 0
     listed_callers: int = 0
     colour_by: str = "kind"
+    repos: list[str] = field(default_factory=list)  # repositories drawn, sorted
 
     def node(self, uid: str) -> GNode | None:
         return next((n for n in self.nodes if n.id == uid), None)
@@ -131,8 +134,8 @@ def build_impact_graph(
         return n
 
     for t in res.targets:
-        add(GNode(t.uid, _short(t.name or t.qualified_name), _title(t, "target"), 0, t.kind, "target"),
-            t.qualified_name)
+        add(GNode(t.uid, _short(t.name or t.qualified_name), _title(t, "target"), 0, t.kind, "target",
+                  repo=t.repo), t.qualified_name)
     centre = res.targets[0].uid if res.targets else ""
 
     drawn: list[Caller] = res.callers[:max_callers]
@@ -140,7 +143,7 @@ def build_impact_graph(
     for c in drawn:
         why = f"depth {c.depth} via {c.via} at {c.evidence_file}:{c.evidence_line} ({c.resolution or 'n/a'})"
         add(GNode(c.node.uid, _short(c.node.name or c.node.qualified_name), _title(c.node, why), c.depth,
-                  c.node.kind, "caller"), c.node.qualified_name)
+                  c.node.kind, "caller", repo=c.node.repo), c.node.qualified_name)
 
     def anchor_for(name: str, depth: float) -> GNode:
         cands = by_name.get(name, [])
@@ -180,13 +183,14 @@ def build_impact_graph(
         parent = parent or by_id.get(centre)
         depth = (parent.depth if parent else 0) + 1
         n = add(GNode(e.node.uid, _short(e.node.name or e.node.qualified_name), _title(e.node, e.reason), depth,
-                      e.kind, "entry", e.kind, parent.id if parent else ""), e.node.qualified_name)
+                      e.kind, "entry", e.kind, parent.id if parent else "", repo=e.node.repo), e.node.qualified_name)
         if parent is not None:
             g.edges.append(GEdge(n.id, parent.id, "EXPOSES" if e.kind == "endpoint" else "route", e.reason))
 
     _layout(g)
+    g.repos = sorted({n.repo for n in g.nodes if n.repo})
     for n in g.nodes:
-        _style(n, colour_by)
+        _style(n, colour_by, g.repos)
     return g
 
 
@@ -272,7 +276,12 @@ def _layout(g: ImpactGraph) -> None:
             n.y = round(radius[n.depth] * math.sin(angle[n.id]), 1)
 
 
-def _style(n: GNode, colour_by: str) -> None:
+def repo_colour(repo: str, repos: list[str]) -> str:
+    """One colour per repository of the answer (sorted names, so stable across reruns)."""
+    return REPO_COLOURS[repos.index(repo) % len(REPO_COLOURS)] if repo in repos else HIDDEN_COLOUR
+
+
+def _style(n: GNode, colour_by: str, repos: list[str] | None = None) -> None:
     if n.role == "target":
         n.color, n.shape, n.size = TARGET_COLOUR, "star", 34
         return
@@ -281,6 +290,8 @@ def _style(n: GNode, colour_by: str) -> None:
         return
     if colour_by == "depth":
         n.color = depth_colour(int(math.ceil(n.depth)))
+    elif colour_by == "repo":
+        n.color = repo_colour(n.repo, repos or [])
     else:
         n.color = KIND_COLOURS[kind_group(n.kind)]
     if n.role == "entry":
@@ -293,6 +304,8 @@ def legend_html(g: ImpactGraph) -> str:
     if g.colour_by == "depth":
         depths = sorted({int(math.ceil(n.depth)) for n in g.nodes if n.role in ("caller", "entry")})
         items += [(depth_colour(d), f"depth {d}") for d in depths]
+    elif g.colour_by == "repo":
+        items += [(repo_colour(r, g.repos), f"repo {r}") for r in g.repos]
     else:
         groups = sorted({kind_group(n.kind) for n in g.nodes if n.role in ("caller", "entry")})
         items += [(KIND_COLOURS[k], k) for k in groups]

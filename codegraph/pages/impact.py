@@ -73,7 +73,8 @@ def _controls() -> tuple[int, list[str], bool, str, int, int]:
     edges = c2.multiselect("Edge types", list(CALLER_EDGES), key="impact_edges",
                            help="Relationships followed towards callers. CALLS only = direct call chains.")
     hide_tests = c3.toggle("Hide tests", key="impact_hide_tests", help="Drop callers that are tests.")
-    colour = c3.radio("Colour by", ["kind", "depth"], key="impact_colour", horizontal=True)
+    colour = c3.radio("Colour by", ["kind", "depth", "repo"], key="impact_colour", horizontal=True,
+                      help="repo: one colour per repository, to see where a blast radius crosses repositories.")
     limit = int(c4.number_input("Callers to list", 20, 20000, step=100, key="impact_limit",
                                 help="Totals always count every caller; this caps the tables and export."))
     draw = c4.slider("Callers to draw", 10, 400, key="impact_draw", help="Closest callers first.")
@@ -123,6 +124,8 @@ def _summary(res: ImpactResult) -> None:
     m[2].metric("Tables", len(res.tables))
     m[3].metric("Unresolved boundary", len(res.unresolved), help="Stubs sharing the target's name")
     m[4].metric("Depth", res.depth)
+    if len(res.by_repo) > 1:  # a blast radius that crosses repositories (workspaces)
+        st.caption("Callers per repository: " + " · ".join(f"**{r}** {n}" for r, n in sorted(res.by_repo.items())))
     if res.truncated or res.shown_callers < res.total_callers:
         st.warning(f"Showing {res.shown_callers} of {res.total_callers} callers: more exist than are listed. "
                    "Raise 'Callers to list', lower the depth or narrow the edge types.", icon=":material/warning:")
