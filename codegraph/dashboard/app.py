@@ -39,13 +39,13 @@ PAGES: list[PageSpec] = [
     PageSpec("overview.py", "Overview", ":material/dashboard:", "Explore", default=True),
     PageSpec("search.py", "Search", ":material/search:", "Explore"),
     PageSpec("impact.py", "Impact", ":material/hub:", "Explore"),
-    PageSpec("workspace.py", "Workspaces", ":material/account_tree:", "Explore"),
     PageSpec("coverage.py", "Coverage", ":material/donut_small:", "Quality"),
     PageSpec("health.py", "Health", ":material/monitor_heart:", "System"),
     PageSpec("cypher.py", "Cypher console", ":material/terminal:", "System"),
     PageSpec("triage.py", "Triage", ":material/rule:", "Quality"),
     PageSpec("baselines.py", "Baselines", ":material/timeline:", "Quality"),
     PageSpec("issues.py", "Issues", ":material/forum:", "Quality"),
+    PageSpec("workspace.py", "Workspaces", ":material/account_tree:", "Explore"),
 ]
 
 
