@@ -7,6 +7,8 @@ not found) or 3 (a store did not answer), never a traceback.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import sys
 from dataclasses import asdict, is_dataclass
@@ -22,7 +24,42 @@ from codegraph.core.errors import CodegraphError, StoreUnavailable
 from codegraph.core.settings import load_settings
 from codegraph.core.stores import Stores
 
-app = typer.Typer(
+
+class _OneLineTyper(typer.Typer):
+    """A Typer app whose usage errors (unknown option, bad option value) are one line
+    ``error: <what> (see `codegraph CMD --help`)`` with exit code 2, not click's box."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:  # typer >= 0.16 ships its own copy of click
+            from typer._click import exceptions as cx
+        except ImportError:  # pragma: no cover - older typer on plain click
+            from click import exceptions as cx  # type: ignore[no-redef]
+
+        try:
+            rc = super().__call__(*args, standalone_mode=False, **kwargs)
+        except cx.NoArgsIsHelpError as e:  # bare `codegraph`: the help, as before
+            e.show()
+            sys.exit(2)
+        except cx.UsageError as e:
+            names, c = [], e.ctx
+            while c is not None and c.parent is not None:  # "codegraph ..." however it was started
+                names.append(c.info_name or "")
+                c = c.parent
+            where = " ".join(["codegraph", *reversed(names)])
+            msg = " ".join(e.format_message().split())
+            err.print(f"[red]error:[/red] {esc(msg)} (see `{esc(where)} --help`)", highlight=False, soft_wrap=True)
+            sys.exit(2)
+        except cx.ClickException as e:
+            err.print(f"[red]error:[/red] {esc(' '.join(e.format_message().split()))}", highlight=False,
+                      soft_wrap=True)
+            sys.exit(2)
+        except cx.Abort:
+            err.print("[red]error:[/red] interrupted", highlight=False)
+            sys.exit(2)
+        sys.exit(rc if isinstance(rc, int) else 0)
+
+
+app = _OneLineTyper(
     name="codegraph",
     help=(
         "CodeGraph Explorer: what breaks if I change this?\n\n"
@@ -78,26 +115,58 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, default=_jsonable, ensure_ascii=False, indent=2) + "\n")
 
 
+def _fail(message: str, code: int) -> typer.Exit:
+    err.print(f"[red]error:[/red] {esc(message)}", highlight=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
 def _run(fn: Any) -> None:
-    """Run a command body with one Stores session (opened lazily, closed once);
-    CodegraphError -> one line, exit 2 (3 for stores)."""
+    """Run a command body with one Stores session (opened lazily, closed once). Every
+    failure is one readable line on stderr (several lines only for several problems, e.g.
+    a config with two bad values), never a traceback.
+
+    Exit 3: a store did not answer or failed (server down, embedded database full or
+    corrupt). Exit 2: everything else - bad input, not found, refused queries, a disk
+    full while writing output, and (last resort) an unexpected error, named as a bug;
+    CODEGRAPH_DEBUG=1 re-raises it with its traceback. docs/hardening.md, "CLI errors".
+    """
+    import os
+    import sqlite3
+
     ctx: Stores | None = None
     try:
         ctx = Stores(load_settings())  # inside: a bad CODEGRAPH_* value is one line too
         fn(ctx)
     except StoreUnavailable as e:
-        err.print(f"[red]error:[/red] {e}", highlight=False)
-        raise typer.Exit(3) from None
+        raise _fail(str(e), 3) from None
     except CodegraphError as e:
-        for line in str(e).splitlines() or [type(e).__name__]:  # several problems: one line each
-            err.print(f"[red]error:[/red] {line}", highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from None
-    except (FileNotFoundError, NotADirectoryError, PermissionError) as e:
-        err.print(f"[red]error:[/red] {e}", highlight=False)
-        raise typer.Exit(2) from None
+        lines = str(e).splitlines() or [type(e).__name__]
+        for line in lines[:-1]:  # several problems: one line each
+            err.print(f"[red]error:[/red] {esc(line)}", highlight=False, soft_wrap=True)
+        raise _fail(lines[-1], 2) from None
+    except sqlite3.Error as e:
+        hint = ("disk full, a file-size limit or a bad disk: free space and retry; what was stored before "
+                "is kept") if "full" in str(e) or "I/O" in str(e) else "check the file"
+        home = ctx.settings.home if ctx is not None else "CODEGRAPH_HOME"
+        raise _fail(f"the embedded store under {home} failed: {e} ({hint})", 3) from None
+    except OSError as e:
+        if e.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+            raise _fail(f"disk full: {e.strerror} ({e.filename or 'while writing'})", 2) from None
+        raise _fail(f"{e.strerror or e}: {e.filename}" if e.filename else str(e) or type(e).__name__, 2) from None
+    except typer.Exit:
+        raise
+    except KeyboardInterrupt:
+        raise _fail("interrupted", 2) from None
+    except Exception as e:  # noqa: BLE001 - the last line of defence: a bug, said in one line
+        if os.environ.get("CODEGRAPH_DEBUG") == "1":
+            raise
+        msg = " ".join(str(e).split())[:300]
+        raise _fail(f"internal error (a bug, please report it): {type(e).__name__}: {msg}; "
+                    "CODEGRAPH_DEBUG=1 shows the traceback", 2) from None
     finally:
         if ctx is not None:
-            ctx.close()
+            with contextlib.suppress(Exception):  # closing a dead store must not replace the real error
+                ctx.close()
 
 
 # ---------------------------------------------------------------------------- index

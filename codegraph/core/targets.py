@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from codegraph.core.errors import TargetNotFound
+from codegraph.core.errors import BadInput, TargetNotFound
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import ENDPOINT, FILE, SYMBOL, TABLE, TOPIC, Node
 
@@ -64,8 +64,16 @@ def _param_shape(path: str) -> str:
     return "/" + "/".join(":" if s.startswith(":") else "*" if s.startswith("*") else s for s in segs)
 
 
+MAX_TARGET = 2000
+
+
 def resolve_target(store: GraphStore, text: str, repo: str | None = None, limit: int = 50) -> list[Node]:
-    """Nodes a target names, best first. Raises TargetNotFound with suggestions."""
+    """Nodes a target names, best first. Raises TargetNotFound with suggestions, BadInput
+    for a target longer than MAX_TARGET characters (no name is that long, and the
+    embedded store's LIKE patterns have a length limit)."""
+    if len(text) > MAX_TARGET:
+        raise BadInput(f"a target is at most {MAX_TARGET} characters; this one has {len(text)} "
+                       f"({shown(text, 60)})")
     t = parse_target(text)
     found: list[Node] = []
     if t.kind == "file":
@@ -94,9 +102,15 @@ def resolve_target(store: GraphStore, text: str, repo: str | None = None, limit:
     if not found:
         hints = [n.display() for n in store.find_nodes(t.value, None, repo, limit=5)]
         more = f"; did you mean: {', '.join(hints)}" if hints else ""
-        raise TargetNotFound(f"nothing in the graph matches {text!r}{more}")
+        raise TargetNotFound(f"nothing in the graph matches {shown(text)}{more}")
     found.sort(key=lambda n: (n.props.get("kind") == "module", n.props.get("qualified_name", ""), n.uid))
     return found[:limit]
+
+
+def shown(text: str, n: int = 120) -> str:
+    """``text`` quoted for a one-line message, cut to ``n`` characters (a 60 KB target
+    must not become a 60 KB error line)."""
+    return repr(text) if len(text) <= n else f"{text[:n]!r}... ({len(text)} characters)"
 
 
 def _written_as(store: GraphStore, named: list[Node], text: str) -> list[Node]:
@@ -123,7 +137,7 @@ def resolve_target_in(store: GraphStore, text: str, repos: list[str], limit: int
             misses.append(str(e))
     if not found:
         raise TargetNotFound(misses[0] if len(repos) == 1 and misses else
-                             f"nothing in the repositories {', '.join(repos)} matches {text!r}")
+                             f"nothing in the repositories {', '.join(repos)} matches {shown(text)}")
     found.sort(key=lambda n: (n.props.get("kind") == "module", n.props.get("qualified_name", ""), n.uid))
     return found[:limit]
 

@@ -44,5 +44,6 @@ def test_table_rows_keep_full_paths(tmp_path: Path) -> None:
 def test_usage_error_is_plain_lines(tmp_path: Path) -> None:
     r = _run(["refresh", "--no-such-option"], tmp_path)
     assert r.returncode == 2
-    assert "Error: No such option: --no-such-option" in r.stderr.splitlines()[-1]
+    # One line (docs/hardening.md, "CLI errors"), naming where the help is.
+    assert r.stderr.splitlines() == ["error: No such option: --no-such-option (see `codegraph refresh --help`)"]
     assert "╭" not in r.stderr and "│" not in r.stderr  # no box drawn around it

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
+from codegraph.core.errors import BadInput
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.impact.results import ImpactResult, NodeRef
 from codegraph.core.impact.surroundings import (
@@ -19,8 +20,9 @@ from codegraph.core.impact.surroundings import (
 from codegraph.core.impact.walk import CALLER_EDGES, Walk, callees
 from codegraph.core.impact.widening import dispatch as dispatch_of
 from codegraph.core.impact.widening import widen
-from codegraph.core.models import CALLS, ENDPOINT, EXPOSES, SYMBOL, Step
+from codegraph.core.models import CALLS, DERIVED_EDGES, EDGE_TYPES, ENDPOINT, EXPOSES, SYMBOL, Step
 from codegraph.core.targets import resolve_target, resolve_target_in
+from codegraph.core.targets import shown as _shown
 
 
 class _Steps:
@@ -76,6 +78,10 @@ def impact(
     resolved = resolve_target(store, target, repo) if repos is None else resolve_target_in(store, target, repos)
     step("resolve target", f"{len(resolved)} match(es)")
     types = list(edge_types or CALLER_EDGES)
+    unknown = [t for t in types if t not in EDGE_TYPES]
+    if unknown:  # a typo such as CALL would otherwise answer "0 callers"
+        raise BadInput(f"unknown edge type(s) {', '.join(_shown(t, 40) for t in unknown[:5])}; "
+                       f"known: {', '.join(DERIVED_EDGES)}")
     start = widen(store, resolved)
     bases, overrides = dispatch_of(store, resolved) if dispatch else ([], [])
     start.extend(n for n in bases if n.uid not in {s.uid for s in start})
