@@ -168,21 +168,18 @@ def bench_graph(store: GraphStore, args: argparse.Namespace) -> dict[str, str]:
     out["re-import 1 file p50 ms"] = f"{pct(lat, 50):.0f}"
     out["re-import 1 file p95 ms"] = f"{pct(lat, 95):.0f}"
 
-    try:
-        from codegraph.core.impact import impact
-    except ImportError:
-        out["impact d5 p50 ms"] = out["impact d5 p95 ms"] = "n/a (no codegraph.core.impact)"
-    else:
-        targets = [fi.symbols[1] for fi in rng.sample(imports, 20)]  # [0] was edited, [-1] removed
-        ilat: list[float] = []
-        callers: list[int] = []
-        for s in targets:
-            t, res = timed(lambda s=s: impact(store, s.qualified_name, repo=REPO, depth=5))
-            ilat.append(t * 1000)
-            callers.append(len(getattr(res, "callers", []) or []))
-        out["impact d5 p50 ms"] = f"{pct(ilat, 50):.0f}"
-        out["impact d5 p95 ms"] = f"{pct(ilat, 95):.0f}"
-        out["impact d5 callers (median)"] = f"{statistics.median(callers):.0f}"
+    from codegraph.core.impact import impact
+
+    targets = [fi.symbols[1] for fi in rng.sample(imports, 20)]  # [0] was edited, [-1] removed
+    ilat: list[float] = []
+    callers: list[int] = []
+    for s in targets:
+        t, res = timed(lambda s=s: impact(store, s.qualified_name, repo=REPO, depth=5))
+        ilat.append(t * 1000)
+        callers.append(len(res.callers))
+    out["impact d5 p50 ms"] = f"{pct(ilat, 50):.0f}"
+    out["impact d5 p95 ms"] = f"{pct(ilat, 95):.0f}"
+    out["impact d5 callers (median)"] = f"{statistics.median(callers):.0f}"
     if not args.keep:
         store.delete_repo(REPO)
     return out

@@ -1,4 +1,4 @@
-"""Indexing benchmark on this machine's Python standard library (issue 2 figures).
+"""Indexing benchmark on this machine's Python standard library (the figures in README and docs/accuracy.md).
 
 Prints: files/s, symbols/s, edges/s, peak RSS, time until graph + BM25 answer queries,
 embedding chunks/s against the model's raw throughput on the same texts (ratio), the

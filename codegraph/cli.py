@@ -226,10 +226,8 @@ def index(
 
 
 def _decisions(ctx: Stores, repo: str) -> dict[str, Any] | None:
-    try:
-        from codegraph.core.triage import load_decisions
-    except ImportError:
-        return None
+    from codegraph.core.triage import load_decisions
+
     return load_decisions(ctx.graph, repo)
 
 

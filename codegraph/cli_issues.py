@@ -1,4 +1,4 @@
-"""``codegraph issues ...``: GitHub issues linked to the code they mention (issue 7; the
+"""``codegraph issues ...``: GitHub issues linked to the code they mention (docs/DESIGN.md#users; the
 core is ``codegraph.core.issues``). Registered by ``codegraph.cli_triage.register``.
 
     codegraph issues import FILE --repo NAME [--comments FILE]   a REST API JSON export

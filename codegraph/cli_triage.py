@@ -1,5 +1,5 @@
 """``codegraph triage ...``: work down the unresolved-symbol stubs from the command line
-(issue 7; the core is ``codegraph.core.triage``). Also registers ``codegraph issues``
+(docs/DESIGN.md#users; the core is ``codegraph.core.triage``). Also registers ``codegraph issues``
 (``codegraph.cli_issues``). Registered by ``codegraph.cli`` through ``register(app, run)``.
 
     codegraph triage list [--repo R] [--json]

@@ -1,5 +1,5 @@
 """``codegraph workspace``: list workspaces, run the cross-repo link pass, remove a repo
-without leaving dangling edges (docs/DESIGN.md 'Workspaces')."""
+without leaving dangling edges (docs/DESIGN.md#workspaces)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""REST API over the core: ``codegraph serve`` (FastAPI + uvicorn; docs/DESIGN.md "Faces").
+"""REST API over the core: ``codegraph serve`` (FastAPI + uvicorn; docs/DESIGN.md#faces).
 
 The same operations as the MCP tools, answered with the same JSON as ``codegraph ...
 --json`` (``codegraph.api.answers`` defines both):

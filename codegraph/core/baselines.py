@@ -1,5 +1,5 @@
 """Count baselines: a CountSnapshot per repo after each run that changed the graph, and
-the trend with drops flagged (DESIGN.md 'Graph model': CountSnapshot).
+the trend with drops flagged (docs/DESIGN.md#graph-model: CountSnapshot).
 
 A snapshot's ``counts`` is a flat dict: ``files``, ``symbols``, ``stubs``,
 ``edges.<TYPE>``, ``files.<language>``, ``parse_errors``, ``partial_files``, and (from

@@ -1,4 +1,4 @@
-"""Elasticsearch 8 SearchIndex (official ``elasticsearch`` client), DESIGN.md 'Search'.
+"""Elasticsearch 8 SearchIndex (official ``elasticsearch`` client), docs/DESIGN.md#search.
 
 Indices: one per repo and content kind, ``<prefix>-<repo slug>-<kind>``. The only
 content kind so far is ``code`` (chunks of source files: functions, methods, classes,

@@ -190,7 +190,7 @@ class EmbeddedGraphStore:
                      progress: Callable[[int, int], None] | None = None) -> dict[str, FileDiff]:
         # Phase 1 upserts every file of the call, phase 2 deletes what none declares: a
         # symbol that moved between two files of the call keeps its node and its incoming
-        # edges whatever the order of the files (DESIGN.md 'Import').
+        # edges whatever the order of the files (docs/DESIGN.md#import).
         by_path = {fi.file.path: fi for fi in files}  # a path given twice: the last one wins
         items = list(by_path.values())
         ruid = repo_uid(repo)

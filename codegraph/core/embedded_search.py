@@ -1,5 +1,5 @@
 """Embedded SearchIndex: Python's sqlite3 in WAL mode, FTS5 for BM25, float32 vectors
-with exact cosine in NumPy (DESIGN.md 'Search', 'Backends behind one protocol each').
+with exact cosine in NumPy (docs/DESIGN.md#search, docs/DESIGN.md#backends).
 
 Layout (one file, ``settings.search_db``):
 - ``chunks``: one row per chunk (the Chunk's fields) plus the indexed term columns

@@ -1,5 +1,5 @@
 """Sentence embeddings for search: all-MiniLM-L6-v2 as ONNX through fastembed, offline
-by default (docs/DESIGN.md "Search"; models/all-MiniLM-L6-v2-onnx/README.md).
+by default (docs/DESIGN.md#search; models/all-MiniLM-L6-v2-onnx/README.md).
 
 Which model: ``codegraph.core.model_source.resolve_model`` (CODEGRAPH_EMBED_MODEL_PATH,
 then the project's int8 folder, then fastembed's named model from its cache). Int8 files

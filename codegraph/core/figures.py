@@ -2,7 +2,7 @@
 
 Every face that shows a count (the dashboard pages, ``codegraph stats``, ``codegraph
 baseline``, the MCP ``stats`` tool) takes it from here, so the same graph gives the
-same number everywhere (docs/DESIGN.md 'Faces'):
+same number everywhere (docs/DESIGN.md#faces):
 
 - ``edges``: derived edges (CALLS, IMPORTS, ... every type but the structural
   IN_REPO / DECLARES), including those that end at an UnresolvedSymbol stub;

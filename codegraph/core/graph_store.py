@@ -1,7 +1,7 @@
 """The GraphStore protocol: structure, behind one typed interface per backend.
 
 Every method takes lists and returns dicts or lists: one round trip per hop, never one
-per node (DESIGN.md 'Backends behind one protocol each'). Backends: ``embedded``
+per node (docs/DESIGN.md#backends). Backends: ``embedded``
 (sqlite3, ``codegraph.core.embedded_graph``) and ``neo4j`` (``codegraph.core.neo4j_graph``).
 All pass ``tests/contract/test_graph_contract.py``.
 
@@ -32,7 +32,7 @@ class GraphStore(Protocol):
 
     def import_files(self, repo: str, files: list[FileImport],
                      progress: Callable[[int, int], None] | None = None) -> dict[str, FileDiff]:
-        """File-scoped diff of a whole import (DESIGN.md 'Import'): pass every changed file
+        """File-scoped diff of a whole import (docs/DESIGN.md#import): pass every changed file
         of a run in one call; the store batches transactions itself.
 
         Phase 1, per file: delete the outgoing derived edges whose evidence is in this
@@ -73,7 +73,7 @@ class GraphStore(Protocol):
         """One transaction: delete every edge of ``repo`` whose resolution is
         ``cross_repo``, delete the ``remove`` edges (by key: type, source, target, file,
         line), then create ``create`` (edges to missing nodes are skipped). Used by the
-        cross-repo link pass (docs/DESIGN.md 'Workspaces'). Returns the number created."""
+        cross-repo link pass (docs/DESIGN.md#workspaces). Returns the number created."""
 
     def delete_repo(self, repo: str) -> None:
         """Remove everything of ``repo``, including edges other repos hold into it."""

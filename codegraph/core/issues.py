@@ -1,4 +1,4 @@
-"""Issues to code (issue 7): GitHub issues of a repository become ``Issue`` nodes linked
+"""Issues to code (docs/DESIGN.md#graph-model): GitHub issues of a repository become ``Issue`` nodes linked
 to the code they talk about by ``MENTIONS`` edges, so that one can ask which issues
 mention a symbol, which symbols are discussed most, and which open issues touch the
 blast radius of a change.

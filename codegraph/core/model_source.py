@@ -1,4 +1,4 @@
-"""Which embedding model search uses: the resolution order (docs/DESIGN.md "Search").
+"""Which embedding model search uses: the resolution order (docs/DESIGN.md#search).
 
 1. ``CODEGRAPH_EMBED_MODEL_PATH``: a folder of ONNX model + tokenizer files (``none``
    switches vectors off). A folder that holds no model file is reported, not skipped.

@@ -1,6 +1,6 @@
 """Domain model shared by the indexer, the stores and the faces.
 
-Node and edge semantics follow DESIGN.md 'Graph model'. Every node has a ``uid``: a
+Node and edge semantics follow docs/DESIGN.md#graph-model. Every node has a ``uid``: a
 deterministic string built from its composite key (repo first), so all backends name
 the same node the same way and batch APIs can be keyed by it.
 """
@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-# Node labels (DESIGN.md 'Graph model').
+# Node labels (docs/DESIGN.md#graph-model).
 REPO = "Repo"
 FILE = "File"
 SYMBOL = "Symbol"
@@ -126,7 +126,7 @@ def issue_uid(repo: str, number: int) -> str:
 class Node:
     """Any graph node: ``label`` is one of NODE_LABELS, ``props`` its properties.
 
-    ``props`` always holds ``repo`` and the label's key properties (DESIGN.md table).
+    ``props`` always holds ``repo`` and the label's key properties (docs/DESIGN.md#graph-model).
     """
 
     uid: str
@@ -149,7 +149,7 @@ class Node:
 
 @dataclass(slots=True)
 class Edge:
-    """A typed edge between two node uids, with its evidence (DESIGN.md: every derived
+    """A typed edge between two node uids, with its evidence (docs/DESIGN.md#graph-model: every derived
     edge keeps ``file`` and ``line``). ``file`` is repo-relative; ``line`` is 1-based.
 
     ``resolution`` is one of RESOLUTIONS for reference edges, "" for structural ones.
@@ -187,7 +187,7 @@ class EdgeHit:
 
 @dataclass(slots=True)
 class FileRecord:
-    """A File node's properties (DESIGN.md 'Graph model')."""
+    """A File node's properties (docs/DESIGN.md#graph-model)."""
 
     repo: str
     path: str
@@ -287,7 +287,7 @@ class RepoRecord:
 
 @dataclass(slots=True)
 class FileImport:
-    """One file's desired state for the file-scoped diff (DESIGN.md 'Import')."""
+    """One file's desired state for the file-scoped diff (docs/DESIGN.md#import)."""
 
     file: FileRecord
     symbols: list[SymbolRecord]

@@ -11,7 +11,7 @@ Storage layout:
 
 Writes run in explicit write transactions retried with exponential backoff (tenacity) on
 transient errors only; reads run in read transactions. ``import_files`` applies the
-file-scoped diff of DESIGN.md 'Import' to a whole import, many files per transaction, in
+file-scoped diff of docs/DESIGN.md#import to a whole import, many files per transaction, in
 two phases (upsert everything, then delete what no file declares; see ``import_files``). A server that does not answer raises StoreUnavailable
 naming CODEGRAPH_GRAPH; a failed transaction is rolled back whole, so nothing stored is lost.
 """
@@ -61,7 +61,7 @@ SYMBOLS_PER_TX = 5000  # import_files: files are grouped until this many symbols
 FILES_PER_TX = 500
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
-# (label, key properties) of the composite uniqueness constraints (DESIGN.md 'Graph model').
+# (label, key properties) of the composite uniqueness constraints (docs/DESIGN.md#graph-model).
 NODE_KEYS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (REPO, ("name",)),
     (FILE, ("repo", "path")),
@@ -395,7 +395,7 @@ class Neo4jGraphStore:
 
     def import_files(self, repo: str, files: list[FileImport],
                      progress: Callable[[int, int], None] | None = None) -> dict[str, FileDiff]:
-        """File-scoped diff of a whole import (DESIGN.md 'Import'), several files per
+        """File-scoped diff of a whole import (docs/DESIGN.md#import), several files per
         transaction: first every file of the call is upserted (its derived edges and
         DECLARES replaced), then the symbols these files held that no file of the call
         declares are detach-deleted. A symbol that moves between two files of the call

@@ -1,5 +1,5 @@
 """Hybrid retrieval in core: BM25 + kNN fused by reciprocal rank fusion, then joined to
-the graph (DESIGN.md 'Search'). The same code runs for every SearchIndex backend.
+the graph (docs/DESIGN.md#search). The same code runs for every SearchIndex backend.
 
 Also home of the identifier analysis both backends index with (``identifier_words``,
 ``identifier_field``, ``query_terms``): splitting happens in Python, not in a backend

@@ -6,7 +6,7 @@ Backends: ``embedded`` (sqlite FTS5 + float32 vectors with exact cosine in NumPy
 (``codegraph.core.retrieval``), identically for every backend.
 
 BM25 fields: ``text`` (source), ``identifiers`` (split camelCase / snake_case / dotted
-names), ``name`` (weight 3x) and ``qualified_name`` (weight 2x) - DESIGN.md 'Search'.
+names), ``name`` (weight 3x) and ``qualified_name`` (weight 2x) - docs/DESIGN.md#search.
 Errors: every method may raise ``StoreUnavailable``.
 """
 

@@ -1,8 +1,8 @@
-"""Unresolved-symbol triage (issue 7): a person decides what an ``UnresolvedSymbol`` stub
+"""Unresolved-symbol triage (docs/DESIGN.md#users): a person decides what an ``UnresolvedSymbol`` stub
 is, the decision changes the graph at once, every later index run re-applies it, and it
 can be undone.
 
-Actions (DESIGN.md 'Users': Triager):
+Actions (docs/DESIGN.md#users: Triager):
 - ``resolve``: the target is this symbol (any repo). The stub's incoming edges move to
   the symbol, evidence file/line kept, resolution ``exact``, ``extra["decision"] =
   "resolve"``; the stub is deleted.

@@ -1,5 +1,4 @@
-"""Workspaces: groups of repositories whose code calls each other (docs/DESIGN.md
-'Workspaces').
+"""Workspaces: groups of repositories whose code calls each other (docs/DESIGN.md#workspaces).
 
 A workspace is declared in ``codegraph.toml``::
 

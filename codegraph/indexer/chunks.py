@@ -1,4 +1,4 @@
-"""Search chunks of one extracted file (DESIGN.md 'Search').
+"""Search chunks of one extracted file (docs/DESIGN.md#search).
 
 - one chunk per function / method, with its real source text (capped at MAX_TEXT chars);
 - one per class-like symbol (class, interface, struct, enum, trait): the whole source

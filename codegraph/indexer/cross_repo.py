@@ -1,4 +1,4 @@
-"""The cross-repo link pass (docs/DESIGN.md 'Workspaces'): edges between the
+"""The cross-repo link pass (docs/DESIGN.md#workspaces): edges between the
 repositories of one workspace, computed from the stored graph and the indexer state,
 never by re-parsing a repository.
 

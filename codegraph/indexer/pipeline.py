@@ -62,7 +62,7 @@ class IndexSummary:
     commit: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
     messages: list[str] = field(default_factory=list)
-    # Cross-boundary links (issue 5): client URLs that matched no endpoint or several,
+    # Cross-boundary links (docs/boundaries.md): client URLs that matched no endpoint or several,
     # the first of them listed (file, line, method, url, reason, candidates), and counts.
     unplaced_urls: int = 0
     unplaced: list[dict[str, Any]] = field(default_factory=list)

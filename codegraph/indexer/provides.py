@@ -1,5 +1,5 @@
-"""What a repository provides to the others of its workspace (docs/DESIGN.md
-'Workspaces'): the names under which its code is imported elsewhere, read from its
+"""What a repository provides to the others of its workspace (docs/DESIGN.md#workspaces):
+the names under which its code is imported elsewhere, read from its
 own metadata and from its graph.
 
 - Python: top-level packages (a folder with ``__init__.py`` at the root or under

@@ -1,5 +1,5 @@
-"""The extraction contract: what an extractor emits for one file (DESIGN.md
-'Extraction contract'). Serialised as JSONL by ``codegraph extract`` (one record per
+"""The extraction contract: what an extractor emits for one file
+(docs/DESIGN.md#extraction-contract). Serialised as JSONL by ``codegraph extract`` (one record per
 line, ``"type"`` first), read back by ``codegraph load``.
 
 A ``Reference`` is an *unresolved* relationship as the code states it. The resolver

@@ -1,6 +1,6 @@
 """Resolution: turn extracted References into Edges or UnresolvedSymbol stubs.
 
-Rules (DESIGN.md 'Graph model'): the candidates an extractor listed are tried in order
+Rules (docs/DESIGN.md#resolution): the candidates an extractor listed are tried in order
 (exact qualified name, a member looked up on a class and its bases, an export of a file
 following re-exports, a file path); then, only where the extractor allowed it, the
 unique (repo, name) match; else a stub. Several matches make an ``ambiguous`` stub:
@@ -37,7 +37,7 @@ MAX_CHAIN = 12  # re-export hops and base-class depth; cycles are cut by visited
 
 @dataclass(slots=True)
 class Decision:
-    """A triage decision on a stub (issue 7): ``resolve`` to a symbol uid, mark
+    """A triage decision on a stub (docs/DESIGN.md#users): ``resolve`` to a symbol uid, mark
     ``external`` (library name), or ``ignore``."""
 
     target_identifier: str

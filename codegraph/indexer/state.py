@@ -4,7 +4,7 @@ Kept in its own sqlite file (``CODEGRAPH_HOME/state.db``) apart from the stores,
 works the same for every backend. Per file: content hash, the compressed extraction
 (so unchanged files never re-parse, yet the whole repo can be re-resolved), and a hash
 of the file's resolved edges (so only files whose edges changed are rewritten).
-Written only after a run succeeded (DESIGN.md 'Incremental refresh').
+Written only after a run succeeded (docs/DESIGN.md#refresh).
 """
 
 from __future__ import annotations

@@ -19,10 +19,8 @@ _STORES: dict[str, GraphStore] = {}
 
 def _open(backend: str, tmp_root: Path) -> GraphStore:
     if backend == "embedded":
-        try:
-            from codegraph.core.embedded_graph import EmbeddedGraphStore
-        except ImportError:
-            pytest.skip("codegraph.core.embedded_graph is not written yet")
+        from codegraph.core.embedded_graph import EmbeddedGraphStore
+
         return EmbeddedGraphStore(tmp_root / "graph.db")
     settings = service_settings()
     if not settings.graph.startswith(("bolt://", "neo4j://", "bolt+s://", "neo4j+s://")):

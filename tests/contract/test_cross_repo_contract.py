@@ -1,4 +1,4 @@
-"""Cross-repo rules (docs/DESIGN.md 'Workspaces') against every backend: the
+"""Cross-repo rules (docs/DESIGN.md#workspaces) against every backend: the
 hand-written workspace of tests/fixtures/workspace (a Python library, a Python API, a
 TypeScript client, a Java consumer), each indexed as its own repository.
 

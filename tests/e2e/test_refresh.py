@@ -1,4 +1,4 @@
-"""Incremental refresh equals a full re-index (issue 6): edit, rename, move and delete
+"""Incremental refresh equals a full re-index (docs/DESIGN.md#refresh): edit, rename, move and delete
 files of real code across runs; a killed load is repaired by the next run; queries run
 while a refresh writes; extract/load with malformed lines; registry; baselines."""
 

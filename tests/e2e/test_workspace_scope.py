@@ -1,4 +1,4 @@
-"""Workspace scope through the faces (docs/DESIGN.md 'Workspaces'): `codegraph refresh`
+"""Workspace scope through the faces (docs/DESIGN.md#workspaces): `codegraph refresh`
 links the fixture workspace from its codegraph.toml; `impact`, `callers`, `search` and
 the MCP tools answer for the workspace's repositories and say each node's repo."""
 

@@ -70,7 +70,7 @@ def impact(
     freshness. Raises TargetNotFound when the target matches nothing, StoreUnavailable
     when the store does not answer.
 
-    ``repos`` scopes the answer to a workspace (docs/DESIGN.md 'Workspaces'): the target
+    ``repos`` scopes the answer to a workspace (docs/DESIGN.md#workspaces): the target
     is looked up in those repositories and only callers in them are listed; the walk
     crosses repositories over cross-repo edges.
     """
