@@ -1,4 +1,4 @@
-"""Cross-repo figures on a workspace of 25 real repositories (docs/DESIGN.md 'Workspaces').
+"""Cross-repo figures on a workspace of 25 real repositories (docs/DESIGN.md#workspaces).
 
 PyPI sdists that depend on each other (Flask and the Pallets libraries, requests and
 urllib3, httpx and httpcore/h11/anyio, pytest and pluggy, rich and markdown-it-py...)

@@ -85,7 +85,15 @@ err = make_console(stderr=True)
 @app.callback()
 def _root() -> None:
     # A callback keeps `app` a command group even when main() registers a single command.
-    pass
+    # It also routes log records: CODEGRAPH_LOG=debug|info|warning sends the core's and the
+    # indexer's to stderr (docs/DESIGN.md#logging); unset, only warnings and errors show.
+    import logging
+    import os
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    level = os.environ.get("CODEGRAPH_LOG", "").strip().upper()
+    if level:  # ours only: the drivers' INFO lines would bury them
+        logging.getLogger("codegraph").setLevel(getattr(logging, level, logging.WARNING))
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
 RepoOpt = Annotated[str | None, typer.Option("--repo", "-r", help="Limit to one indexed repository (by name).")]
@@ -283,6 +291,8 @@ def _print_summary(s: Any, embed_report: dict[str, Any] | None) -> None:
         t.add_row("boundaries", ", ".join(f"{k} {v}" for k, v in sorted(s.boundaries.items())))
     if getattr(s, "unplaced_urls", 0):
         t.add_row("HTTP calls", f"{s.unplaced_urls} client URL(s) could not be placed (see --json: unplaced)")
+    if getattr(s, "extract_failures", 0):
+        t.add_row("failures", f"{s.extract_failures} file(s) the extractor failed on (tracebacks: CODEGRAPH_LOG=debug)")
     t.add_row("chunks", str(s.chunks_written))
     t.add_row("time", ", ".join(f"{k} {v:.2f}s" for k, v in s.timings.items()))
     if embed_report:

@@ -15,6 +15,7 @@ opened on first use and closed once (docs/DESIGN.md#faces).
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from codegraph.core.search_index import SearchIndex
     from codegraph.core.settings import Settings
 
+log = logging.getLogger(__name__)
 _BOLT_SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
 
 
@@ -88,6 +90,7 @@ class Stores:
         """The graph store (``open_graph_store``)."""
         with self._lock:
             if self._graph is None:
+                log.debug("opening the graph store (%s)", self.settings.graph.split("://")[0])
                 self._graph = open_graph_store(self.settings)
             return self._graph
 
@@ -96,6 +99,7 @@ class Stores:
         """The search index (``open_search_index``)."""
         with self._lock:
             if self._search is None:
+                log.debug("opening the search index (%s)", self.settings.search.split("://")[0])
                 self._search = open_search_index(self.settings)
             return self._search
 

@@ -1,11 +1,13 @@
 """Extraction of many files: bytes -> FileExtraction, in a process pool.
 
 One file's failure (a grammar crash, a decode problem) becomes a File with
-coverage_status ``error`` and a message, never a failed run.
+coverage_status ``error`` and a message, never a failed run; the traceback is logged at
+DEBUG and the run's summary counts the failures (docs/DESIGN.md#logging).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -14,6 +16,10 @@ from pathlib import Path
 from codegraph.core.models import FileRecord, stable_hash
 from codegraph.indexer.languages import extractor_for
 from codegraph.indexer.records import FileExtraction
+
+log = logging.getLogger(__name__)
+# Messages (FileExtraction.errors) that mean the extractor or an adapter failed on the file.
+FAILURE_PREFIXES = ("extractor failed:", "framework adapters failed:", "unreadable:")
 
 EXTRACTOR_VERSION = "0.2.0"  # bump when any extraction rule changes: forces a full rebuild
 
@@ -28,6 +34,7 @@ def extract_source(repo: str, path: str, language: str, source: bytes) -> FileEx
     try:
         fx: FileExtraction = mod.extract(repo, path, source)
     except Exception as e:  # a grammar or rule bug must not stop the run
+        log.debug("extractor for %s failed on %s", language, path, exc_info=True)
         fr = FileRecord(repo, path, language, stable_hash(source.decode("utf-8", "replace")),
                         had_error=True, coverage_status="error", size_bytes=len(source))
         return FileExtraction(file=fr, errors=[f"extractor failed: {type(e).__name__}: {e}"])
@@ -36,6 +43,7 @@ def extract_source(repo: str, path: str, language: str, source: bytes) -> FileEx
 
         fx.framework.extend(extract_framework(language, path, source, fx))
     except Exception as e:  # an adapter bug costs the framework records of one file, not the file
+        log.debug("framework adapters failed on %s", path, exc_info=True)
         fx.errors.append(f"framework adapters failed: {type(e).__name__}: {e}")
     # Query captures do not come back in a fixed order; a stable order keeps cached
     # extractions and JSONL output byte-identical across runs.
@@ -55,6 +63,11 @@ def _work(args: tuple[str, str, str, str]) -> FileExtraction:
         fr = FileRecord(repo, path, language, "", had_error=True, coverage_status="error")
         return FileExtraction(file=fr, errors=[f"unreadable: {e}"])
     return extract_source(repo, path, language, data)
+
+
+def failed(fx: FileExtraction) -> bool:
+    """True when the extractor or an adapter failed on the file (or it was unreadable)."""
+    return any(m.startswith(FAILURE_PREFIXES) for m in fx.errors)
 
 
 def extract_many(

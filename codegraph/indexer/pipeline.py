@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -27,12 +28,13 @@ from codegraph.indexer.adapters.pages import assign_routes
 from codegraph.indexer.boundaries import link_boundaries
 from codegraph.indexer.cross_repo import save_client_calls
 from codegraph.indexer.discover import DiscoveredFile, discover
-from codegraph.indexer.extract import EXTRACTOR_VERSION, extract_source
+from codegraph.indexer.extract import EXTRACTOR_VERSION, extract_source, failed
 from codegraph.indexer.languages import link_repo
 from codegraph.indexer.records import FileExtraction
 from codegraph.indexer.resolve import Decision, resolve_repo
 from codegraph.indexer.state import RepoState, StateStore
 
+log = logging.getLogger(__name__)
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 LOAD_BATCH = 200
 
@@ -65,6 +67,8 @@ class IndexSummary:
     # Cross-boundary links (docs/boundaries.md): client URLs that matched no endpoint or several,
     # the first of them listed (file, line, method, url, reason, candidates), and counts.
     unplaced_urls: int = 0
+    # Files of this run whose extractor or adapters failed (traceback at DEBUG, see extract.py).
+    extract_failures: int = 0
     unplaced: list[dict[str, Any]] = field(default_factory=list)
     boundaries: dict[str, int] = field(default_factory=dict)
 
@@ -340,7 +344,11 @@ def apply_extractions(
     s.edges = sum(v for k, v in counts["edges"].items() if k not in ("IN_REPO", "DECLARES"))
     s.parse_errors, s.partial_files = counts["parse_errors"], counts["partial_files"]
     s.messages = (s.messages + [f"{p}: {m}" for p, fx in fresh.items() for m in fx.errors[:3]])[:50]
+    s.extract_failures = sum(1 for fx in fresh.values() if failed(fx))
     s.timings["total"] = time.perf_counter() - t0
+    log.info("indexed %s: %d files (%d parsed, %d removed, %d extraction failures), %d symbols, %d edges, "
+             "%d stubs in %.2fs", repo, s.files, s.changed, s.removed, s.extract_failures, s.symbols, s.edges,
+             s.stubs, s.timings["total"])
     return s
 
 

@@ -1,6 +1,6 @@
 """Workspaces: the repositories of one workspace, the cross-repo edges between them
 (libraries, HTTP, Kafka) as a small graph, and the client calls that matched no endpoint
-anywhere in the workspace (docs/DESIGN.md 'Workspaces')."""
+anywhere in the workspace (docs/DESIGN.md#workspaces)."""
 
 from __future__ import annotations
 
