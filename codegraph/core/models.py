@@ -235,6 +235,10 @@ class SymbolRecord:
     parent: str | None = None  # qualified name of the enclosing class/module, if any
     arity: int | None = None  # parameter count where the language has overloads; None = unknown
     variadic: bool = False  # last parameter takes any number of arguments
+    # Parameter types as the extractor wrote them into the signature hash (Java, Kotlin,
+    # C#, C++: languages with overloads), e.g. "int,int"; names one overload in a target
+    # ``qn(params)`` (codegraph.core.overloads). None elsewhere.
+    params: str | None = None
 
     @property
     def uid(self) -> str:

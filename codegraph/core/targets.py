@@ -2,6 +2,8 @@
 
 Forms (CLI, dashboard picker, MCP):
 - ``pkg.mod.Class.method``: exact qualified name (every overload);
+- ``pkg.mod.Class.method(int,int)``, ``Class.method(int, int)``: one overload, by its
+  parameter types (``codegraph.core.overloads.params_match``);
 - ``Class.method``: qualified-name suffix (every match, labelled);
 - ``save``: bare name (every match, labelled);
 - ``file:path/in/repo.py``, ``table:orders``, ``endpoint:"GET /api/orders/:id"``,
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from codegraph.core.errors import BadInput, TargetNotFound
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import ENDPOINT, FILE, SYMBOL, TABLE, TOPIC, Node
+from codegraph.core.overloads import params_match, split_target
 
 PREFIXES = {"file": FILE, "table": TABLE, "endpoint": ENDPOINT, "topic": TOPIC}
 _SEPARATORS = re.compile(r"\.|::|#|/|\\")
@@ -25,7 +28,8 @@ _SEPARATORS = re.compile(r"\.|::|#|/|\\")
 class Target:
     text: str
     kind: str  # symbol | file | table | endpoint | topic
-    value: str
+    value: str  # without the parameter list
+    params: str | None = None  # "int,int" when the text named one overload
 
 
 def parse_target(text: str) -> Target:
@@ -33,7 +37,8 @@ def parse_target(text: str) -> Target:
     m = re.match(r"^(file|table|endpoint|topic):(.*)$", raw, re.I)
     if m:
         return Target(raw, m.group(1).lower(), m.group(2).strip().strip('"').strip("'"))
-    return Target(raw, "symbol", raw)
+    name, params = split_target(raw)
+    return Target(raw, "symbol", name, params)
 
 
 def _last(qn: str) -> str:
@@ -99,6 +104,15 @@ def resolve_target(store: GraphStore, text: str, repo: str | None = None, limit:
                 if not cands:
                     cands = _written_as(store, named, t.value)
             found = cands
+        if t.params is not None and found:
+            scored = [(params_match(t.params, n.props.get("params")), n) for n in found]
+            best = max(score for score, _ in scored)
+            if best == 0:
+                have = ", ".join(sorted({f"{n.props.get('qualified_name')}({n.props.get('params')})" for n in found
+                                         if n.props.get("params") is not None})[:8])
+                raise TargetNotFound(f"no overload of {t.value!r} takes ({t.params})"
+                                     + (f"; overloads: {have}" if have else "; its language records no parameter types"))
+            found = [n for score, n in scored if score == best]
     if not found:
         hints = [n.display() for n in store.find_nodes(t.value, None, repo, limit=5)]
         more = f"; did you mean: {', '.join(hints)}" if hints else ""

@@ -3,7 +3,7 @@ run per picked target merged into one answer, and the rows of every table.
 
 ``impact()`` takes one target string, so picked nodes become target strings
 (qualified name, ``file:``, ``table:``, ``endpoint:``, ``topic:``) grouped by repo;
-overloads share a qualified name and are therefore always walked together.
+a pick of some overloads of a name becomes ``qn(params)`` per picked overload.
 """
 
 from __future__ import annotations
@@ -78,9 +78,26 @@ def target_string(n: Node) -> str:
     return str(p.get("qualified_name") or n.display())
 
 
-def targets_for(nodes: list[Node]) -> list[tuple[str, str]]:
-    """Distinct (target string, repo) pairs, in pick order."""
-    return list(dict.fromkeys((target_string(n), n.repo) for n in nodes))
+def targets_for(nodes: list[Node], store: GraphStore | None = None) -> list[tuple[str, str]]:
+    """Distinct (target string, repo) pairs, in pick order. With ``store``, a pick of
+    some but not all overloads of a qualified name names each picked one by its
+    parameter types (``qn(int,int)``), so impact() walks only those."""
+    picked: dict[tuple[str, str], set[str]] = {}
+    for n in nodes:
+        if n.label == SYMBOL and n.props.get("params") is not None:
+            picked.setdefault((str(n.props.get("qualified_name")), n.repo), set()).add(n.uid)
+    partial: set[tuple[str, str]] = set()
+    if store is not None:
+        for qn, repo in picked:
+            every = {m.uid for m in store.symbols_by_qualified_name([qn], repo).get(qn, [])}
+            if picked[(qn, repo)] != every:
+                partial.add((qn, repo))
+
+    def text(n: Node) -> str:
+        key = (str(n.props.get("qualified_name")), n.repo)
+        return f"{key[0]}({n.props.get('params')})" if key in partial else target_string(n)
+
+    return list(dict.fromkeys((text(n), n.repo) for n in nodes))
 
 
 # ---------------------------------------------------------------------------- running

@@ -5,7 +5,9 @@ Rules (docs/DESIGN.md#resolution): the candidates an extractor listed are tried 
 following re-exports, a file path); then, only where the extractor allowed it, the
 unique (repo, name) match; else a stub. Several matches make an ``ambiguous`` stub:
 never pick one arbitrarily. Overloads (same qualified name, several signature hashes)
-all receive the edge, labelled ``overload``.
+are narrowed by argument count and literal argument types (``codegraph.indexer.overloads``);
+when several remain they all receive the edge, labelled ``overload``. The unique-name
+fallback never crosses language families (``languages.family``).
 
 Works on the whole repository's extraction in memory (dict lookups only), so a full
 re-resolution after any change costs seconds even for the standard library.
@@ -29,6 +31,7 @@ from codegraph.core.models import (
     stub_uid,
 )
 from codegraph.indexer.languages import family
+from codegraph.indexer.overloads import choose
 from codegraph.indexer.records import FileExtraction, Reference
 
 TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "record", "union", "object", "module", "namespace"})
@@ -296,15 +299,6 @@ def _targets(table: SymbolTable, ref: Reference) -> tuple[list[SymbolRecord] | l
     return [], "stub", StubRecord(table.repo, ref.target_identifier, "missing", 0, [])
 
 
-def _by_arity(syms: list[SymbolRecord], arity: int | None) -> list[SymbolRecord]:
-    """Overloads whose parameter count fits the call's; all of them when none or
-    when the counts are unknown."""
-    if arity is None or len(syms) < 2:
-        return syms
-    fit = [s for s in syms if s.arity is None or s.arity == arity or (s.variadic and arity >= s.arity - 1)]
-    return fit or syms
-
-
 def _lookup_keys(ref: Reference) -> list[str]:
     """Qualified names a stub's candidates named (``qn``, ``owner``+``member``), other
     than its target identifier: where another repository may declare it."""
@@ -383,7 +377,8 @@ def resolve_repo(
                 # An import that names a class (Java/Kotlin/C#) links the declaring file.
                 targets = sorted({file_uid(repo, p if isinstance(p, str) else p.file) for p in found})
             else:
-                syms = _by_arity([s for s in found if isinstance(s, SymbolRecord)], ref.extra.get("arity"))
+                syms = choose([s for s in found if isinstance(s, SymbolRecord)], ref.extra.get("arity"),
+                              ref.extra.get("arg_types"))
                 if len({s.signature_hash for s in syms}) > 1 and len({s.qualified_name for s in syms}) == 1:
                     how = "overload"
                 targets = [s.uid for s in syms]

@@ -254,7 +254,7 @@ def body() -> None:
     if not edges:
         st.warning("Pick at least one edge type.", icon=":material/warning:")
         return
-    res = _impact(current_key(), graph_version(store), tuple(targets_for(picked)), depth, tuple(edges),
+    res = _impact(current_key(), graph_version(store), tuple(targets_for(picked, store)), depth, tuple(edges),
                   not hide_tests, limit, min_confidence)
     _summary(res)
     _exports(res)

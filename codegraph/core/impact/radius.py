@@ -21,7 +21,7 @@ from codegraph.core.impact.walk import CALLER_EDGES, Walk, callees
 from codegraph.core.impact.widening import dispatch as dispatch_of
 from codegraph.core.impact.widening import widen
 from codegraph.core.models import CALLS, DERIVED_EDGES, EDGE_TYPES, ENDPOINT, EXPOSES, SYMBOL, Step
-from codegraph.core.targets import resolve_target, resolve_target_in
+from codegraph.core.targets import parse_target, resolve_target, resolve_target_in
 from codegraph.core.targets import shown as _shown
 
 
@@ -82,7 +82,7 @@ def impact(
     if unknown:  # a typo such as CALL would otherwise answer "0 callers"
         raise BadInput(f"unknown edge type(s) {', '.join(_shown(t, 40) for t in unknown[:5])}; "
                        f"known: {', '.join(DERIVED_EDGES)}")
-    start = widen(store, resolved)
+    start = widen(store, resolved, overloads=parse_target(target).params is None)
     bases, overrides = dispatch_of(store, resolved) if dispatch else ([], [])
     start.extend(n for n in bases if n.uid not in {s.uid for s in start})
     widened = ([{"node": NodeRef.of(n), "reason": "base declaration: its callers may dispatch to the target"}

@@ -29,6 +29,7 @@ class NodeRef:
     repo: str
     file: str
     line: int
+    params: str | None = None  # parameter types of an overloadable callable (SymbolRecord.params)
 
     @staticmethod
     def of(n: Node) -> NodeRef:
@@ -36,7 +37,8 @@ class NodeRef:
         return NodeRef(
             uid=n.uid, label=n.label, name=p.get("name") or n.display(),
             qualified_name=p.get("qualified_name") or n.display(), kind=p.get("kind") or n.label.lower(),
-            repo=p.get("repo", ""), file=p.get("file") or p.get("path") or "", line=int(p.get("line") or 0))
+            repo=p.get("repo", ""), file=p.get("file") or p.get("path") or "", line=int(p.get("line") or 0),
+            params=p.get("params"))
 
 
 @dataclass(slots=True)

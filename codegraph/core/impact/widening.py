@@ -53,11 +53,12 @@ def dispatch(store: GraphStore, targets: list[Node]) -> tuple[list[Node], list[N
     return result[0], result[1]
 
 
-def widen(store: GraphStore, targets: list[Node]) -> list[Node]:
-    """Overloads of the same qualified name, a type's members, a file's symbols
-    (the targets first, in their order)."""
+def widen(store: GraphStore, targets: list[Node], overloads: bool = True) -> list[Node]:
+    """Overloads of the same qualified name (unless ``overloads`` is False: the target
+    named one overload by its parameters), a type's members, a file's symbols (the
+    targets first, in their order)."""
     out = {n.uid: n for n in targets}
-    qns = [n.props["qualified_name"] for n in targets if n.label == SYMBOL]
+    qns = [n.props["qualified_name"] for n in targets if n.label == SYMBOL] if overloads else []
     for nodes in store.symbols_by_qualified_name(qns).values():
         for n in nodes:
             if n.repo in {t.repo for t in targets}:

@@ -22,6 +22,7 @@ from tree_sitter import Node as TSNode
 
 from codegraph.core.models import FileRecord, SymbolRecord
 from codegraph.indexer import treesitter as ts
+from codegraph.indexer.overloads import call_arguments, literal_types
 from codegraph.indexer.records import FileExtraction, Reference
 
 # Text of a callee that is too long or spans lines is not a useful stub identifier.
@@ -185,9 +186,12 @@ class Builder:
     def symbol(
         self, node: TSNode, name: str, qn: str, kind: str, params: str = "", *, visibility: str = "public",
         parent: str | None = None, body: TSNode | None = None, signature: str | None = None,
+        overload: tuple[str, int | None, bool] | None = None,
     ) -> str:
         """Add a symbol; returns its signature hash. A second declaration with the same
-        key in the file (e.g. the same method under #if branches) is kept once."""
+        key in the file (e.g. the same method under #if branches) is kept once.
+        ``overload``: (parameter types, arity or None when defaults make it a range,
+        variadic) of a callable in a language with overloads (``SymbolRecord.params``)."""
         sig = ts.signature_hash(kind, qn, params)
         if (qn, sig) in self._seen:
             return sig
@@ -199,6 +203,9 @@ class Builder:
             signature=signature if signature is not None else header_text(node, body),
             docstring=doc_comment(node), parent=parent,
         ))
+        if overload is not None:
+            sym = self.fx.symbols[-1]
+            sym.params, sym.arity, sym.variadic = overload
         return sig
 
     def ref(
@@ -212,6 +219,10 @@ class Builder:
         if optional:
             ex["optional"] = True
         ex.update(extra)
+        if ex.get("arity") is not None and "arg_types" not in ex:
+            kinds = literal_types(call_arguments(node))
+            if any(kinds):
+                ex["arg_types"] = kinds  # literal argument types: the resolver picks the overload
         r = Reference(rtype, scope.qn, target, self.path, ts.line(node), scope.sig, extra=ex)
         self.fx.references.append(r)
         return r

@@ -48,6 +48,7 @@ from codegraph.indexer.languages._common import (
     ref_extra,
     reference_sweep,
 )
+from codegraph.indexer.overloads import call_arguments, literal_types
 from codegraph.indexer.records import FileExtraction, Reference
 
 CPP_MARKERS = re.compile(
@@ -394,6 +395,7 @@ class _Extractor:
         s = self._symbol(node, kind, qn, name, ptypes, parent, vis)
         if self.lang == "cpp":
             s.arity, s.variadic = _param_arity(params)
+            s.params = _plain_params(ptypes)
         lookup = tuple(owner.split("::")) if owner else sc.lookup
         return _Scope(node.end_byte, "fn", lookup, qn, s.signature_hash, owner=owner)
 
@@ -451,6 +453,7 @@ class _Extractor:
                         pv = self._symbol(node, "method", f"{sc.owner}::{name}", name, ptypes, sc.owner, vis,
                                           head_end=node.end_byte)
                         pv.arity, pv.variadic = _param_arity(fdecl.child_by_field_name("parameters"))
+                        pv.params = _plain_params(ptypes)
                 continue
             inner = d
             while inner is not None and inner.type not in ("field_identifier", "identifier"):
@@ -606,6 +609,9 @@ class _Extractor:
             n = _call_arity(node)
             if n is not None:
                 ex["arity"] = n  # the resolver keeps the overloads this many arguments fit
+                kinds = literal_types(call_arguments(node)) if node.type != "init_declarator" else []
+                if any(kinds):
+                    ex["arg_types"] = kinds  # and those these literal arguments can go to
         self.refs.append(Reference(rtype, sc.source_qn, target, self.path, ts.line(node), sc.source_sig, "symbol", ex))
 
     def _bases(self, node: TSNode, sc: _Scope, outer: _Scope) -> None:
@@ -798,8 +804,18 @@ class _Extractor:
         return None
 
 
-def _count_args(args: TSNode | None) -> int:
-    return 0 if args is None else sum(1 for c in args.named_children if c.type != "comment")
+def _plain_params(ptypes: str) -> str:
+    """``(int, const std::string&) const`` -> ``int, const std::string&`` (SymbolRecord.params)."""
+    return ptypes[1:ptypes.rfind(")")] if ptypes.startswith("(") else ptypes
+
+
+def _count_args(args: TSNode | None) -> int | None:
+    """Arguments of a call; None when a pack expansion (``f(args...)``) hides the count."""
+    if args is None:
+        return 0
+    if any(c.type == "parameter_pack_expansion" for c in args.named_children):
+        return None
+    return sum(1 for c in args.named_children if c.type != "comment")
 
 
 def _call_arity(node: TSNode) -> int | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from tree_sitter import Node as TSNode
 
+from codegraph.core.overloads import split_params
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages._jvm_like import (
     LOCAL_CALLABLE,
@@ -300,7 +301,13 @@ class _CSharp(ClassBasedExtractor):
             name = f"operator {ts.text(n.child_by_field_name('type'))}"
         qn = f"{sc.cls}.{name}"
         body = n.child_by_field_name("body") or n.child_by_field_name("value")
-        sig = self.b.symbol(n, name, qn, "method", params_text, visibility=_visibility(n), parent=sc.cls, body=body)
+        plist = n.child_by_field_name("parameters")
+        # An extension method's `this` parameter is the receiver, not an argument.
+        count = len(split_params(params_text)) - params_text.startswith("this") if params_text else 0
+        defaults = plist is not None and any(c.type == "=" for p in plist.named_children for c in p.children)
+        overload = (params_text, None if defaults else count, "params" in params_text.split(",")[-1][:6])
+        sig = self.b.symbol(n, name, qn, "method", params_text, visibility=_visibility(n), parent=sc.cls, body=body,
+                            overload=overload)
         self.stack.push(Scope("callable", qn, n.end_byte, sig, cls=sc.cls, env=env, tparams=_type_params(n)))
 
     def _property(self, n: TSNode, sc: Scope) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from tree_sitter import Node as TSNode
 
+from codegraph.core.overloads import split_params
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages._jvm_like import (
     Builder,
@@ -218,8 +219,10 @@ class _Java(ClassBasedExtractor):
                 params_text = "record"
         qn = f"{sc.cls}.{name}"
         in_iface = n.parent is not None and n.parent.type in _INTERFACE_BODIES
+        plist = split_params(params_text) if params_text != "record" else None
+        overload = (params_text, len(plist), bool(plist) and plist[-1].endswith("...")) if plist is not None else None
         sig = self.b.symbol(n, name, qn, "method", params_text, visibility=_visibility(n, in_iface),
-                            parent=sc.cls, body=n.child_by_field_name("body"))
+                            parent=sc.cls, body=n.child_by_field_name("body"), overload=overload)
         self.stack.push(Scope("callable", qn, n.end_byte, sig, cls=sc.cls, env=env, tparams=_type_params(n)))
 
     def _field(self, n: TSNode, sc: Scope) -> None:

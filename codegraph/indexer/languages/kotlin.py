@@ -87,6 +87,13 @@ def _params(node: TSNode | None) -> tuple[list[str], dict[str, str]]:
     return types, env
 
 
+def _overload(node: TSNode | None) -> tuple[str, int | None, bool]:
+    """(parameter types, arity or None when a default value makes it a range, vararg)."""
+    types, _ = _params(node)
+    defaults = node is not None and any(c.type == "=" for c in node.children)
+    return ",".join(types), None if defaults else len(types), any(t.startswith("vararg ") for t in types)
+
+
 def _type_params(node: TSNode) -> frozenset[str]:
     tp = _first(node, "type_parameters")
     if tp is None:
@@ -94,12 +101,14 @@ def _type_params(node: TSNode) -> frozenset[str]:
     return frozenset(ts.text(_first(c, "type_identifier")) for c in tp.named_children if c.type == "type_parameter")
 
 
-def _nargs(suffix: TSNode | None) -> int:
+def _nargs(suffix: TSNode | None) -> int | None:
     if suffix is None:
         return 0
     n = 0
     for c in suffix.named_children:
         if c.type == "value_arguments":
+            if any(x.type == "spread_expression" for a in c.named_children for x in a.named_children):
+                return None  # f(*xs): the count is not known
             n += sum(1 for a in c.named_children if a.type == "value_argument")
         elif c.type == "annotated_lambda":
             n += 1
@@ -318,7 +327,8 @@ class _Kotlin(ClassBasedExtractor):
         qn = f"{owner}.{name}" if owner else name
         body = _first(n, "function_body")
         sig = self.b.symbol(n, name, qn, "method" if in_class else "function", ",".join(ptypes),
-                            visibility=_visibility(words), parent=sc.cls if in_class else sc.qn, body=body)
+                            visibility=_visibility(words), parent=sc.cls if in_class else sc.qn, body=body,
+                            overload=_overload(_first(n, "function_value_parameters")))
         self.stack.push(Scope("callable", qn, n.end_byte, sig, cls=sc.cls, env=env, tparams=tparams))
 
     def _ctor(self, n: TSNode, sc: Scope) -> None:
@@ -329,7 +339,8 @@ class _Kotlin(ClassBasedExtractor):
             return
         qn = f"{sc.cls}.<init>"
         sig = self.b.symbol(n, "<init>", qn, "method", ",".join(ptypes), visibility=_visibility(_modifier_words(n)),
-                            parent=sc.cls, body=_first(n, "statements") or _first(n, "block"))
+                            parent=sc.cls, body=_first(n, "statements") or _first(n, "block"),
+                            overload=_overload(_first(n, "function_value_parameters")))
         self.stack.push(Scope("callable", qn, n.end_byte, sig, cls=sc.cls, env=env))
 
     def _property(self, n: TSNode, sc: Scope) -> None:
