@@ -1,5 +1,7 @@
-"""CLI start-up figures: whole-process time of ``codegraph --help`` and ``callers`` on a
-small repo, this checkout (after) against an older commit (before), run in turn.
+"""CLI start-up figures: whole-process time of ``codegraph --help``, ``callers`` and
+``search`` on a small repo, this checkout (after) against an older commit (before), run
+in turn. ``search`` runs twice: on a repo without vectors (BM25 only: the model must not
+load) and on one with vectors, asking a query already asked (the query-vector cache).
 
 Each command runs ``--runs`` times per side, alternating after/before so that a drift of
 the shared machine's speed hits both; the figures are medians of the per-run CPU time
@@ -17,6 +19,7 @@ to include their cost). Both sides read one embedded store indexed by this check
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import resource
@@ -82,8 +85,22 @@ def main() -> None:
         home = tmpdir / "home"
         env = {**os.environ, "CODEGRAPH_HOME": str(home), "CODEGRAPH_GRAPH": "embedded",
                "CODEGRAPH_SEARCH": "embedded", "PYTHONPATH": str(ROOT)}
+        sys.path.insert(0, str(ROOT))
+        from codegraph.core.model_source import resolve_model
+        from codegraph.core.settings import load_settings
+
+        model = resolve_model(load_settings())
+        if model.folder is not None:  # both sides use the same model file
+            env["CODEGRAPH_EMBED_MODEL_PATH"] = str(model.folder)
+            env["CODEGRAPH_EMBED_MODEL_FILE"] = model.model_file
         subprocess.run([sys.executable, "-m", "codegraph", "index", str(repo), "--repo", "small", "--no-embed",
                         "--json"], env=env, check=True, stdout=subprocess.DEVNULL, cwd=tmpdir)
+        vec_repo = tmpdir / "withvec"
+        for rel, text in SMALL_REPO.items():
+            (vec_repo / rel).parent.mkdir(parents=True, exist_ok=True)
+            (vec_repo / rel).write_text(text, encoding="utf-8")
+        subprocess.run([sys.executable, "-m", "codegraph", "index", str(vec_repo), "--repo", "withvec", "--json"],
+                       env=env, check=True, stdout=subprocess.DEVNULL, cwd=tmpdir)
         before_tree = tmpdir / "before"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(before_tree), args.before],
                        check=True, capture_output=True)
@@ -96,6 +113,16 @@ def main() -> None:
                     env=e, capture_output=True, text=True, cwd=tmpdir).stdout.strip()
             print(f"after  = this checkout ({versions['after']})")
             print(f"before = {args.before} ({versions['before']})")
+            print(f"model: {model.describe()}")
+            for label, py, fn, e in (("after", sys.executable, "main", env), ("before", args.before_python, "app", env_before)):
+                out = subprocess.run(side_command(py, fn, ["search", "save an order", "-r", "withvec", "--json"]), env=e,
+                                     cwd=tmpdir, capture_output=True, text=True).stdout
+                try:
+                    res = json.loads(out)
+                    print(f"  {label} search on withvec: mode {res.get('mode')}, steps "
+                          + ", ".join(f"{st['name']} {st['ms']:.0f} ms" for st in res.get("steps", [])))
+                except ValueError:
+                    print(f"  {label} search on withvec: no JSON answer")
             print(f"runs per side: {args.runs}, alternating after/before; CPU = user + sys of the process\n")
             cases = [("python -c pass (floor)", [sys.executable, "-c", "pass"], [args.before_python, "-c", "pass"]),
                      ("codegraph --help", side_command(sys.executable, "main", ["--help"]),
@@ -104,8 +131,14 @@ def main() -> None:
                       side_command(args.before_python, "app", ["callers", "shop.db.save"])),
                      ("codegraph callers ... --json",
                       side_command(sys.executable, "main", ["callers", "shop.db.save", "--json"]),
-                      side_command(args.before_python, "app", ["callers", "shop.db.save", "--json"]))]
-            print(f"{'command':34} {'after cpu ms':>12} {'before cpu ms':>13} {'cpu ratio':>9} "
+                      side_command(args.before_python, "app", ["callers", "shop.db.save", "--json"])),
+                     ("codegraph search, no vectors",
+                      side_command(sys.executable, "main", ["search", "save an order", "-r", "small", "--json"]),
+                      side_command(args.before_python, "app", ["search", "save an order", "-r", "small", "--json"])),
+                     ("codegraph search, vectors, asked before",
+                      side_command(sys.executable, "main", ["search", "save an order", "-r", "withvec", "--json"]),
+                      side_command(args.before_python, "app", ["search", "save an order", "-r", "withvec", "--json"]))]
+            print(f"{'command':40} {'after cpu ms':>12} {'before cpu ms':>13} {'cpu ratio':>9} "
                   f"{'after wall ms':>13} {'before wall ms':>14} {'wall ratio':>10}")
             for name, after_cmd, before_cmd in cases:
                 a_runs, b_runs, bad = [], [], set()
@@ -119,15 +152,15 @@ def main() -> None:
                     bad |= {label for label, r in (("after", a), ("before", b)) if r[2] not in (0,)}
                 cpu_ratio = statistics.median(x[0] / y[0] for x, y in zip(a_runs, b_runs, strict=True))
                 wall_ratio = statistics.median(x[1] / y[1] for x, y in zip(a_runs, b_runs, strict=True))
-                print(f"{name:34} {statistics.median(x[0] for x in a_runs) * 1e3:12.1f} "
+                print(f"{name:40} {statistics.median(x[0] for x in a_runs) * 1e3:12.1f} "
                       f"{statistics.median(x[0] for x in b_runs) * 1e3:13.1f} {cpu_ratio:9.2f} "
                       f"{statistics.median(x[1] for x in a_runs) * 1e3:13.1f} "
                       f"{statistics.median(x[1] for x in b_runs) * 1e3:14.1f} {wall_ratio:10.2f}"
                       + (f"   (non-zero exit: {', '.join(sorted(bad))})" if bad else ""))
-                if args.callgrind:
+                if args.callgrind and "search" not in name:  # a model load under valgrind takes minutes
                     ia, ib = instructions(after_cmd, env, tmpdir), instructions(before_cmd, env_before, tmpdir)
                     if ia and ib:
-                        print(f"{'':34} instructions: after {ia:.0f} M, before {ib:.0f} M, ratio {ia / ib:.2f}")
+                        print(f"{'':40} instructions: after {ia:.0f} M, before {ib:.0f} M, ratio {ia / ib:.2f}")
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before_tree)],
                            capture_output=True)

@@ -559,7 +559,10 @@ class _Server(MCPServer):
 
 @contextlib.asynccontextmanager
 async def _lifespan(server: MCPServer) -> AsyncIterator[None]:
-    """Close the stores when a run of the server ends (the client went away)."""
+    """Warm the query model at start; close the stores when a run of the server ends
+    (the client went away)."""
+    if isinstance(server, _Server):
+        server.stores.warm_embedder()
     try:
         yield None
     finally:

@@ -94,6 +94,9 @@ def create_app(settings: Settings | None = None, stores: Any = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        warm = getattr(stores, "warm_embedder", None)
+        if warm:  # the first search does not pay the model load
+            warm()
         yield
         close = getattr(stores, "close", None)
         if close:

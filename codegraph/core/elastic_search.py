@@ -409,6 +409,15 @@ class ElasticsearchIndex:
         found = self._locate([doc_id(c) for c in dict.fromkeys(chunk_ids)])
         return {src["chunk_id"]: _chunk(src) for _, src in found.values()}
 
+    def has_vectors(self, repo: str | None = None) -> bool:
+        """A count of documents with a vector that stops at the first one (terminate_after)."""
+        q: dict[str, Any] = {"bool": {"filter": [{"exists": {"field": "vector"}}]}}
+        if repo is not None:
+            q["bool"]["filter"].append({"term": {"repo": repo}})
+        res = self._call(self.client.count, index=self._scope(repo), query=q, terminate_after=1,
+                         ignore_unavailable=True, allow_no_indices=True).body
+        return int(res.get("count", 0)) > 0
+
     def chunks_missing_vectors(self, repo: str | None = None, limit: int = 256) -> list[Chunk]:
         q: dict[str, Any] = {"bool": {"must_not": [{"exists": {"field": "vector"}}]}}
         if repo is not None:

@@ -438,6 +438,12 @@ class EmbeddedSearchIndex:
                 f"{_SELECT_CHUNK} WHERE has_vec = 0 AND repo = ? ORDER BY repo, chunk_id LIMIT ?", (repo, limit))
         return [_row_to_chunk(r) for r in rows]
 
+    def has_vectors(self, repo: str | None = None) -> bool:
+        """One row of the vectors table (indexed by repo), never a scan."""
+        row = (self._conn().execute("SELECT 1 FROM vectors WHERE repo = ? LIMIT 1", (repo,)) if repo is not None
+               else self._conn().execute("SELECT 1 FROM vectors LIMIT 1")).fetchone()
+        return row is not None
+
     def stats(self, repo: str | None = None) -> dict[str, Any]:
         """{"chunks", "with_vectors", "bytes"}: bytes = stored text + vectors (approximate)."""
         sql = "SELECT count(*), coalesce(sum(has_vec), 0), coalesce(sum(length(text) + length(embed_text)), 0) FROM chunks"

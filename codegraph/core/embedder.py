@@ -20,6 +20,7 @@ import numpy as np
 
 from codegraph.core.errors import CodegraphError
 from codegraph.core.model_source import ModelChoice, download_allowed, resolve_model
+from codegraph.core.query_cache import QueryVectorCache, model_key
 
 # Set at import, before anything imports fastembed/huggingface_hub (they read it once):
 # the product downloads no model unless CODEGRAPH_EMBED_DOWNLOAD=1 asks for it.
@@ -119,10 +120,13 @@ class Embedder:
         self._model: Any = None
         self._error: str = ""
         self._lock = threading.Lock()
+        self.query_cache: QueryVectorCache | None = None  # see embed_query
 
     @classmethod
     def from_settings(cls, settings: Any) -> Embedder:
-        return cls.from_choice(resolve_model(settings), settings.embed_threads or None)
+        emb = cls.from_choice(resolve_model(settings), settings.embed_threads or None)
+        emb.query_cache = QueryVectorCache(settings.home / "query_vectors.db")
+        return emb
 
     @classmethod
     def from_choice(cls, choice: ModelChoice, threads: int | None = None) -> Embedder:
@@ -202,6 +206,22 @@ class Embedder:
         for pos, v in zip(order, vecs, strict=True):
             out[pos] = v
         return out
+
+
+    def cached_query(self, text: str) -> np.ndarray | None:
+        """The vector of a query embedded before (``query_cache``), without loading the
+        model; None on a miss or without a cache."""
+        if self.query_cache is None or not self.available:
+            return None
+        return self.query_cache.get(model_key(self.folder, self.model_file, self.name), text)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """(384,) float32 unit vector of one query; loads the model if needed and keeps
+        the vector in ``query_cache`` for the next process."""
+        vec = self.embed([text])[0]
+        if self.query_cache is not None:
+            self.query_cache.put(model_key(self.folder, self.model_file, self.name), text, vec)
+        return vec
 
 
 def measure_throughput(embedder: Embedder, texts: list[str], repeat: int = 1) -> dict[str, float]:

@@ -177,6 +177,12 @@ class QueryEmbedder(Protocol):
 
     def embed(self, texts: list[str]) -> Any: ...
 
+    def cached_query(self, text: str) -> Any | None:
+        """A query's vector without loading the model (a cache), or None."""
+
+    def embed_query(self, text: str) -> Any:
+        """A query's vector (loading the model if needed)."""
+
 
 # A graph join given as a function: uids in -> the subset that exists as graph nodes.
 NodeFilter = Callable[[list[str]], Iterable[str]]
@@ -202,6 +208,13 @@ def _existing(graph: GraphStore | NodeFilter, uids: list[str]) -> set[str]:
     if get_nodes is not None:
         return set(get_nodes(uids))
     return set(graph(uids))  # type: ignore[operator]
+
+
+NO_VECTORS = "no vectors stored yet for this scope (run the embedding phase)"
+
+
+def _any_vectors(index: SearchIndex, scopes: list[str | None]) -> bool:
+    return any(index.has_vectors(r) for r in scopes)
 
 
 def hybrid_search(
@@ -237,8 +250,16 @@ def hybrid_search(
         mode, reason = "bm25-only", "no embedder configured"
     elif not embedder.available:
         mode, reason = "bm25-only", embedder.reason
-    else:
-        if not embedder.loaded:
+    elif not embedder.loaded and not _any_vectors(index, scopes):
+        # Nothing to compare a query vector with: never load the model (~0.7 s) for it.
+        mode, reason = "bm25-only", NO_VECTORS
+    qv: Any = None
+    if mode == "hybrid" and embedder is not None:
+        t = time.perf_counter()
+        qv = embedder.cached_query(query)
+        if qv is not None:
+            steps.append(Step("embed query", (time.perf_counter() - t) * 1000, "cached, model not loaded"))
+        elif not embedder.loaded:
             t = time.perf_counter()
             try:
                 embedder.load()
@@ -246,16 +267,16 @@ def hybrid_search(
                 mode, reason = "bm25-only", str(e)
             steps.append(Step("load model", (time.perf_counter() - t) * 1000, "once per process"))
     if mode == "hybrid" and embedder is not None:
-        t = time.perf_counter()
-        qv = embedder.embed([query])[0]
-        steps.append(Step("embed query", (time.perf_counter() - t) * 1000))
+        if qv is None:
+            t = time.perf_counter()
+            qv = embedder.embed_query(query)
+            steps.append(Step("embed query", (time.perf_counter() - t) * 1000))
         t = time.perf_counter()
         kn_lists = [index.knn(qv, n, repo=r) for r in scopes]
         kn = [h for lst in kn_lists for h in lst]
         steps.append(Step("knn", (time.perf_counter() - t) * 1000, f"{len(kn)} hits"))
         if not kn:
-            mode = "bm25-only"
-            reason = "no vectors stored yet for this scope (run the embedding phase)"
+            mode, reason = "bm25-only", NO_VECTORS
 
     t = time.perf_counter()
     if len(scopes) == 1:

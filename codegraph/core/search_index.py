@@ -49,6 +49,10 @@ class SearchIndex(Protocol):
 
     def get_chunks(self, chunk_ids: list[str]) -> dict[str, Chunk]: ...
 
+    def has_vectors(self, repo: str | None = None) -> bool:
+        """True when at least one chunk (of ``repo``) has a vector: a cheap look-up, so a
+        search asks it before loading the embedding model."""
+
     def chunks_missing_vectors(self, repo: str | None = None, limit: int = 256) -> list[Chunk]:
         """Chunks with no vector yet (the resumable embedding phase reads these)."""
 

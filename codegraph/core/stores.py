@@ -113,6 +113,24 @@ class Stores:
                 self._embedder = Embedder.from_settings(self.settings)
             return self._embedder
 
+    def warm_embedder(self) -> threading.Thread:
+        """Load the query model in a background thread when the search index holds
+        vectors, so the first search of a long-running face (MCP server, REST API) does not
+        pay the load (~0.7 s). Returns the (daemon) thread; a missing model, an index
+        without vectors or a store that is down leave it a no-op (logged, never raised)."""
+
+        def warm() -> None:
+            try:
+                emb = self.embedder
+                if emb.available and not emb.loaded and self.search.has_vectors(None):
+                    emb.load()
+            except Exception as e:  # noqa: BLE001 - warming is best effort; the search itself reports
+                log.info("query model not warmed: %s", e)
+
+        t = threading.Thread(target=warm, name="codegraph-warm-model", daemon=True)
+        t.start()
+        return t
+
     @property
     def opened(self) -> dict[str, bool]:
         """Which stores are open now: {"graph": bool, "search": bool, "embedder": bool}."""

@@ -359,6 +359,15 @@ def test_missing_vectors_drain_as_vectors_are_set(index: SearchIndex, srepo: str
         index.set_vectors({cs[0].chunk_id: np.zeros(10, dtype=np.float32)})
 
 
+def test_has_vectors_per_repo(index: SearchIndex, srepo: str) -> None:
+    cs = corpus(srepo)
+    index.upsert_chunks(cs)
+    assert index.has_vectors(srepo) is False
+    index.set_vectors({cs[0].chunk_id: unit(np.random.default_rng(3), 1)[0]})
+    assert index.has_vectors(srepo) is True and index.has_vectors(None) is True
+    assert index.has_vectors("no-such-repo-xyz") is False
+
+
 def test_unreachable_backend_raises_store_unavailable(index: SearchIndex, tmp_path: Path) -> None:
     if index.backend == "embedded":
         from codegraph.core.embedded_search import EmbeddedSearchIndex

@@ -13,7 +13,9 @@ import pytest
 from codegraph.core.embedded_search import EmbeddedSearchIndex
 from codegraph.core.embedder import Embedder, EmbedderUnavailable
 from codegraph.core.models import Chunk, FileImport, RepoRecord
+from codegraph.core.query_cache import QueryVectorCache, model_key
 from codegraph.core.retrieval import (
+    NO_VECTORS,
     RRF_K,
     hybrid_search,
     identifier_field,
@@ -222,3 +224,67 @@ def test_embedding_phase_resumes_after_an_interrupted_run(tmp_path: Path, corpus
         assert run_embedding(ix, model_embedder, repo=REPO)["embedded"] == 0
     finally:
         ix.close()
+
+
+# -- no model load without vectors; query vectors cached across processes -----------------
+
+
+def test_no_vectors_means_no_model_load(tmp_path: Path, corpus: list[Chunk], model_embedder: Embedder) -> None:
+    ix = EmbeddedSearchIndex(tmp_path / "search.db")
+    try:
+        ix.upsert_chunks(corpus)  # BM25 rows, no vectors yet
+        emb = Embedder(model_embedder.folder, model_embedder.model_file, threads=2)
+        r = hybrid_search(ix, emb, "recursively duplicate a folder", k=5, repo=REPO)
+        assert r.mode == "bm25-only" and r.reason == NO_VECTORS
+        assert not emb.loaded and "load model" not in [s.name for s in r.steps]
+        assert qns(r)  # BM25 still answers
+    finally:
+        ix.close()
+
+
+def test_query_vector_cache_skips_the_model_and_keeps_the_answer(
+        index: EmbeddedSearchIndex, model_embedder: Embedder, tmp_path: Path) -> None:
+    cache = QueryVectorCache(tmp_path / "qv.db")
+    first = Embedder(model_embedder.folder, model_embedder.model_file, threads=2)
+    first.query_cache = cache
+    query = "read rows from a comma separated file"
+    r1 = hybrid_search(index, first, query, k=10, repo=REPO)
+    assert first.loaded and r1.mode == "hybrid"
+    second = Embedder(model_embedder.folder, model_embedder.model_file, threads=2)  # a new process, in effect
+    second.query_cache = cache
+    r2 = hybrid_search(index, second, query, k=10, repo=REPO)
+    assert not second.loaded
+    assert [(h.chunk.chunk_id, h.bm25_rank, h.knn_rank) for h in r2.hits] == \
+        [(h.chunk.chunk_id, h.bm25_rank, h.knn_rank) for h in r1.hits]
+    assert [s.detail for s in r2.steps if s.name == "embed query"] == ["cached, model not loaded"]
+    key = model_key(first.folder, first.model_file, first.name)
+    np.testing.assert_array_equal(cache.get(key, query), first.embed([query])[0])
+    assert cache.get(key + "-other-model", query) is None and cache.get(key, "never asked") is None
+
+
+def test_query_vector_cache_keeps_at_most_max_entries(tmp_path: Path) -> None:
+    cache = QueryVectorCache(tmp_path / "qv.db", max_entries=3)
+    vec = np.ones(384, dtype=np.float32) / np.sqrt(384)
+    for i in range(5):
+        cache.put("m", f"q{i}", vec * (1 if i % 2 else -1))
+    assert [cache.get("m", f"q{i}") is not None for i in range(5)] == [False, False, True, True, True]
+    bad = QueryVectorCache(tmp_path / "not-a-dir" / "x.db")
+    (tmp_path / "not-a-dir").write_text("a file where the folder should be")
+    bad.put("m", "q", vec)  # an unusable cache never fails a search
+    assert bad.get("m", "q") is None
+
+
+def test_servers_warm_the_model_only_when_vectors_exist(tmp_path: Path, corpus: list[Chunk],
+                                                         model_embedder: Embedder) -> None:
+    from codegraph.core.stores import Stores
+
+    settings = load_settings(home=tmp_path, graph="embedded", search="embedded", embed_threads=2,
+                             embed_model_path=str(model_embedder.folder), embed_model_file=model_embedder.model_file)
+    with Stores(settings) as stores:
+        stores.search.upsert_chunks(corpus[:3])
+        stores.warm_embedder().join(timeout=120)
+        assert not stores.embedder.loaded  # no vectors: nothing to warm
+        rng = np.random.default_rng(1)
+        stores.search.set_vectors({c.chunk_id: rng.normal(size=384).astype(np.float32) for c in corpus[:3]})
+        stores.warm_embedder().join(timeout=120)
+        assert stores.embedder.loaded
