@@ -20,6 +20,7 @@ from rich.markup import escape as esc
 from rich.table import Table
 
 from codegraph.cli_console import make_console
+from codegraph.cli_render import print_impact, print_summary
 from codegraph.core.errors import CodegraphError, StoreUnavailable
 from codegraph.core.settings import load_settings
 from codegraph.core.stores import Stores
@@ -86,14 +87,19 @@ err = make_console(stderr=True)
 def _root() -> None:
     # A callback keeps `app` a command group even when main() registers a single command.
     # It also routes log records: CODEGRAPH_LOG=debug|info|warning sends the core's and the
-    # indexer's to stderr (docs/DESIGN.md#logging); unset, only warnings and errors show.
-    import logging
+    # indexer's to stderr (docs/DESIGN.md#logging). Only ours: the drivers' lines would bury
+    # them, and unset nothing is configured, so an error stays one line.
     import os
 
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     level = os.environ.get("CODEGRAPH_LOG", "").strip().upper()
-    if level:  # ours only: the drivers' INFO lines would bury them
-        logging.getLogger("codegraph").setLevel(getattr(logging, level, logging.WARNING))
+    if level:
+        import logging
+
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        ours = logging.getLogger("codegraph")
+        ours.addHandler(handler)
+        ours.setLevel(getattr(logging, level, logging.WARNING))
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
 RepoOpt = Annotated[str | None, typer.Option("--repo", "-r", help="Limit to one indexed repository (by name).")]
@@ -228,7 +234,7 @@ def index(
         if as_json:
             emit_json({"summary": summary, "embedding": embed_report})
             return
-        _print_summary(summary, embed_report)
+        print_summary(console, summary, embed_report)
 
     _run(body)
 
@@ -271,40 +277,6 @@ def _embed(ctx: Stores, repo: str | None, prog: Any) -> dict[str, Any]:
     return {k: round(v, 2) if isinstance(v, float) else v for k, v in rep.items()}
 
 
-def _print_summary(s: Any, embed_report: dict[str, Any] | None) -> None:
-    t = Table(title=f"indexed {s.repo}", show_header=False, box=None)
-    t.add_row("root", s.root)
-    t.add_row("commit", s.commit or "(not a git checkout)")
-    t.add_row("files", f"{s.files} ({s.changed} parsed, {s.unchanged} unchanged, {s.removed} removed)")
-    t.add_row("symbols", str(s.symbols))
-    t.add_row("edges", f"{s.edges} ({s.edges_rewritten_files} files relinked)")
-    t.add_row("stubs", f"{s.stubs} unresolved targets")
-    t.add_row("coverage", f"{s.parse_errors} files with parse errors, {s.partial_files} partial")
-    if s.skipped:
-        t.add_row("skipped", ", ".join(f"{v} {k}" for k, v in sorted(s.skipped.items())))
-    if s.unsupported:
-        top = sorted(s.unsupported.items(), key=lambda kv: -kv[1])[:8]
-        t.add_row("unsupported", ", ".join(f"{v} {k}" for k, v in top) + (" ..." if len(s.unsupported) > 8 else ""))
-    if s.resolutions:
-        t.add_row("resolution", ", ".join(f"{k} {v}" for k, v in sorted(s.resolutions.items(), key=lambda kv: -kv[1])))
-    if getattr(s, "boundaries", None):
-        t.add_row("boundaries", ", ".join(f"{k} {v}" for k, v in sorted(s.boundaries.items())))
-    if getattr(s, "unplaced_urls", 0):
-        t.add_row("HTTP calls", f"{s.unplaced_urls} client URL(s) could not be placed (see --json: unplaced)")
-    if getattr(s, "extract_failures", 0):
-        t.add_row("failures", f"{s.extract_failures} file(s) the extractor failed on (tracebacks: CODEGRAPH_LOG=debug)")
-    t.add_row("chunks", str(s.chunks_written))
-    t.add_row("time", ", ".join(f"{k} {v:.2f}s" for k, v in s.timings.items()))
-    if embed_report:
-        if embed_report.get("mode") == "bm25-only":
-            t.add_row("embedding", f"skipped: {embed_report.get('reason')}")
-        else:
-            t.add_row("embedding", ", ".join(f"{k} {v}" for k, v in embed_report.items()))
-    console.print(t)
-    for m in s.messages[:10]:
-        console.print(f"[yellow]note[/yellow] {m}", highlight=False)
-
-
 @app.command()
 def embed(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
     """Run (or resume) the embedding phase: vectors for chunks that have none yet."""
@@ -335,7 +307,7 @@ def callers(
         if as_json:
             emit_json(res.to_dict())
         else:
-            _print_impact(res, title="callers")
+            print_impact(console, res, title="callers")
 
     _run(body)
 
@@ -372,68 +344,9 @@ def impact(
 
             sys.stdout.write(impact_markdown(res))
         else:
-            _print_impact(res, title="impact")
+            print_impact(console, res, title="impact")
 
     _run(body)
-
-
-def _print_impact(res: Any, title: str) -> None:
-    """Human rendering of an ImpactResult. Everything that comes from code is escaped:
-    a page path such as ``orders/[id]/page.tsx`` is not rich markup."""
-    console.print(f"[bold]{title}[/bold] of [cyan]{esc(res.query)}[/cyan] (depth {res.depth})", highlight=False)
-    for tg in res.targets:
-        console.print(f"  target: {esc(tg.qualified_name)} \\[{tg.kind}] {esc(tg.file)}:{tg.line} ({esc(tg.repo)})",
-                      highlight=False)
-    for w in getattr(res, "widened", []):
-        n = w["node"]
-        console.print(f"  widened: {esc(n.qualified_name)} {esc(n.file)}:{n.line} ({esc(w['reason'])})", highlight=False)
-    if res.callers:
-        t = Table(show_lines=False)
-        # Answers spanning repositories (workspaces) say each caller's repo.
-        many = len({c.node.repo for c in res.callers} | {tg.repo for tg in res.targets}) > 1
-        for col in ("depth", "caller", *(("repo",) if many else ()), "kind", "via", "evidence", "resolution", "path"):
-            t.add_column(col, overflow="fold")
-        for c in res.callers:
-            more = f" (+{len(c.sites) - 1} more sites)" if len(c.sites) > 1 else ""
-            t.add_row(str(c.depth), esc(c.node.qualified_name + (" [test]" if c.is_test else "")),
-                      *((esc(c.node.repo),) if many else ()), c.node.kind, c.via,
-                      esc(f"{c.evidence_file}:{c.evidence_line}{more}"), c.resolution, esc(" -> ".join(c.path)))
-        console.print(t)
-        if many and getattr(res, "by_repo", None):
-            console.print("callers per repo: " + esc(", ".join(f"{r} {n}" for r, n in sorted(res.by_repo.items()))),
-                          highlight=False)
-    console.print(f"callers: showing {res.shown_callers} of {res.total_callers}"
-                  + (" (more exist: use --offset/--limit)" if res.truncated else ""))
-    if getattr(res, "importers", None):
-        console.print(f"[bold]importers[/bold] ({len(res.importers)}): "
-                      + esc(", ".join(c.node.qualified_name for c in res.importers[:20]))
-                      + (" ..." if len(res.importers) > 20 else ""), highlight=False)
-    if res.entry_points:
-        console.print("[bold]entry points[/bold]")
-        for e in res.entry_points:
-            console.print(f"  {e.kind}: {esc(e.node.qualified_name)} {esc(e.node.file)}:{e.node.line} "
-                          f"(depth {e.depth}) {esc(e.reason)}", highlight=False)
-    if res.tables:
-        console.print("[bold]tables[/bold]: " + esc(", ".join(t["table"] for t in res.tables)), highlight=False)
-    if getattr(res, "pages", None):
-        console.print("[bold]pages to re-check[/bold]")
-        for p in res.pages:
-            console.print(f"  {esc(str(p.get('route')))} ({esc(str(p.get('file')))}, depth {p.get('depth')})",
-                          highlight=False)
-    for u in res.unresolved:
-        console.print(f"[yellow]unresolved[/yellow] {esc(u.target_identifier)} ({u.reason}, {u.references} call sites "
-                      "could not be linked: they may reach this target)", highlight=False)
-    for f in res.freshness:
-        console.print(f"[dim]graph of {esc(str(f['repo']))}: imported {f['last_imported_at']}, "
-                      f"commit {f['commit'] or 'n/a'}[/dim]")
-        co = f.get("checkout")
-        if co and not co["matches_graph"]:
-            stale = co["changed_since"] + co["uncommitted"]
-            console.print(f"[yellow]this checkout is at {str(co['head'])[:12]}; {len(stale)} changed file(s) are not "
-                          f"in the graph: {esc(', '.join(stale[:8]))}{' ...' if len(stale) > 8 else ''} "
-                          f"(run codegraph index)[/yellow]", highlight=False)
-    console.print(f"[dim]steps: {', '.join(f'{s.name} {s.ms:.1f} ms' for s in res.steps)}[/dim]")
-    console.print(f"[dim]{res.notice}[/dim]")
 
 
 @app.command()

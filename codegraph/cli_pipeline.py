@@ -10,7 +10,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from codegraph.cli import JsonOpt, RepoOpt, _decisions, _embed, _print_summary, _progress, console, emit_json, err
+from codegraph.cli import JsonOpt, RepoOpt, _decisions, _embed, _progress, console, emit_json, err
+from codegraph.cli_render import print_summary
 
 
 def register(app: typer.Typer, run: Any) -> None:
@@ -103,7 +104,7 @@ def register(app: typer.Typer, run: Any) -> None:
             if as_json:
                 emit_json({"summary": s, "skipped_records": skipped, "embedding": rep})
             else:
-                _print_summary(s, rep)
+                print_summary(console, s, rep)
                 console.print(f"skipped records: {len(problems)} malformed line(s)"
                               + (f", {len(jrun.outside)} outside the repo root" if jrun.outside else ""))
 

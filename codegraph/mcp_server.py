@@ -288,6 +288,23 @@ def _listing(stores: Stores, tool: str, label: str, repo: str | None, limit: int
     return _result(data, md, title.lower())
 
 
+def _impact_answer(stores: Stores, tool: str, target: str, title: str, query: dict[str, Any], offset: int,
+                   limit: int, repo: str | None, workspace: str | None, **options: Any) -> CallToolResult:
+    """Run ``impact`` on ``target`` in ``repo`` / ``workspace`` (``options`` go to it) and
+    render one tool answer."""
+    steps = _Steps()
+    graph = stores.graph
+    steps.mark("open graph")
+    res = impact(graph, target, repo=repo, limit=limit, offset=offset,
+                 repos=_scope(graph, stores.settings, repo, workspace), **options)
+    steps.extend(res.steps)
+    data = _impact_data(tool, res, steps, offset, limit, query)
+    md = _impact_markdown(title, data)
+    steps.mark("render")
+    data["steps"] = steps.items
+    return _result(data, md, "callers")
+
+
 @_tool(description=(
     "Find code by words or meaning when you do not know its name (hybrid BM25 + embeddings; BM25 only "
     "when no model is configured, as `mode` says). Returns functions, classes and file sections with "
@@ -337,19 +354,9 @@ def search(ctx: Context, query: Annotated[str, Field(description="Words or a des
     "If `unresolved` is non-empty, some call sites could not be linked: also grep for the name."))
 def callers(ctx: Context, target: Target, repo: Repo = None, limit: Limit = 50, offset: Offset = 0,
             workspace: Workspace = None) -> Result:
-    stores = _stores(ctx)
-    steps = _Steps()
-    graph = stores.graph
-    steps.mark("open graph")
-    res = impact(graph, target, repo=repo, depth=1, edge_types=[CALLS], limit=limit, offset=offset,
-                 repos=_scope(graph, stores.settings, repo, workspace))
-    steps.extend(res.steps)
-    data = _impact_data("callers", res, steps, offset, limit,
-                        {"target": target, "repo": repo, "workspace": workspace})
-    md = _impact_markdown(f"Callers of `{target}`", data)
-    steps.mark("render")
-    data["steps"] = steps.items
-    return _result(data, md, "callers")
+    return _impact_answer(_stores(ctx), "callers", target, f"Callers of `{target}`",
+                          {"target": target, "repo": repo, "workspace": workspace}, offset, limit, repo, workspace,
+                          depth=1, edge_types=[CALLS])
 
 
 @_tool(name="impact", description=(
@@ -375,21 +382,11 @@ def impact_tool(ctx: Context, target: Target, repo: Repo = None,
     bad = [e for e in types or [] if e not in EDGE_TYPES]
     if bad:
         raise BadInput(f"unknown edge type(s) {', '.join(bad)}; known: {', '.join(EDGE_TYPES)}")
-    steps = _Steps()
-    graph = stores.graph
-    steps.mark("open graph")
-    res = impact(graph, target, repo=repo, depth=depth, edge_types=types, include_tests=include_tests,
-                 limit=limit, offset=offset, repos=_scope(graph, stores.settings, repo, workspace),
-                 min_confidence=min_confidence)
-    steps.extend(res.steps)
-    data = _impact_data("impact", res, steps, offset, limit,
-                        {"target": target, "repo": repo, "workspace": workspace, "depth": depth,
-                         "edge_types": types,
-                         "include_tests": include_tests, "min_confidence": min_confidence})
-    md = _impact_markdown(f"Impact of `{target}` (depth {depth})", data)
-    steps.mark("render")
-    data["steps"] = steps.items
-    return _result(data, md, "callers")
+    query = {"target": target, "repo": repo, "workspace": workspace, "depth": depth, "edge_types": types,
+             "include_tests": include_tests, "min_confidence": min_confidence}
+    return _impact_answer(stores, "impact", target, f"Impact of `{target}` (depth {depth})", query, offset, limit,
+                          repo, workspace, depth=depth, edge_types=types, include_tests=include_tests,
+                          min_confidence=min_confidence)
 
 
 @_tool(description=(
@@ -405,17 +402,8 @@ def table(ctx: Context, name: Annotated[str | None, Field(description="Table nam
         return _listing(stores, "table", TABLE, repo, limit, offset,
                         lambda n: {"label": f"`{n.display()}`", "name": n.props.get("name"), "repo": n.repo},
                         "Tables", workspace)
-    steps = _Steps()
-    graph = stores.graph
-    steps.mark("open graph")
-    res = impact(graph, f"table:{name}", repo=repo, depth=depth, limit=limit, offset=offset,
-                 repos=_scope(graph, stores.settings, repo, workspace))
-    steps.extend(res.steps)
-    data = _impact_data("table", res, steps, offset, limit, {"name": name, "repo": repo, "depth": depth})
-    md = _impact_markdown(f"Code touching table `{name}` (depth {depth})", data)
-    steps.mark("render")
-    data["steps"] = steps.items
-    return _result(data, md, "callers")
+    return _impact_answer(stores, "table", f"table:{name}", f"Code touching table `{name}` (depth {depth})",
+                          {"name": name, "repo": repo, "depth": depth}, offset, limit, repo, workspace, depth=depth)
 
 
 @_tool(description=(
@@ -434,19 +422,10 @@ def endpoint(ctx: Context, path: Annotated[str | None, Field(description="Path t
                                    "method": n.props.get("method"), "path_template": n.props.get("path_template"),
                                    "framework": n.props.get("framework"), "repo": n.repo},
                         "Endpoints", workspace)
-    steps = _Steps()
-    graph = stores.graph
-    steps.mark("open graph")
     spec = f"{method.upper()} {path}" if method else path
-    res = impact(graph, f"endpoint:{spec}", repo=repo, depth=depth, limit=limit, offset=offset,
-                 repos=_scope(graph, stores.settings, repo, workspace))
-    steps.extend(res.steps)
-    data = _impact_data("endpoint", res, steps, offset, limit,
-                        {"path": path, "method": method, "repo": repo, "depth": depth})
-    md = _impact_markdown(f"Endpoint `{spec}` (depth {depth})", data)
-    steps.mark("render")
-    data["steps"] = steps.items
-    return _result(data, md, "callers")
+    return _impact_answer(stores, "endpoint", f"endpoint:{spec}", f"Endpoint `{spec}` (depth {depth})",
+                          {"path": path, "method": method, "repo": repo, "depth": depth}, offset, limit, repo,
+                          workspace, depth=depth)
 
 
 @_tool(description=(

@@ -25,7 +25,14 @@ from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import Chunk
 from codegraph.core.paths import contained
 from codegraph.core.search_index import SearchIndex
-from codegraph.indexer.pipeline import IndexSummary, Progress, apply_extractions, config_fingerprint, file_hash
+from codegraph.indexer.pipeline import (
+    IndexSummary,
+    LoadPlan,
+    Progress,
+    apply_extractions,
+    config_fingerprint,
+    file_hash,
+)
 from codegraph.indexer.records import FileExtraction, JsonlRun
 from codegraph.indexer.resolve import Decision
 from codegraph.indexer.state import StateStore
@@ -131,8 +138,9 @@ def load_run(
     s.files, s.changed, s.removed = len(current), len(fresh), len(removed)
     s.unchanged = s.files - s.changed
     tick = progress or (lambda *_: None)
-    return apply_extractions(s, root, name, graph, search, state, fresh, chunks, removed, current, known,
-                             decisions=decisions, rebuild=False, fingerprint=fingerprint, progress=tick, t0=t0)
+    plan = LoadPlan(s, root, name, fresh, chunks, removed, current, known, fingerprint, t0, decisions=decisions,
+                    progress=tick)
+    return apply_extractions(plan, graph, search, state)
 
 
 def _chunks(fresh: dict[str, FileExtraction], root: Path, run: JsonlRun, s: IndexSummary, source: str) -> list[Chunk]:

@@ -197,38 +197,46 @@ def index_repo(
         for path, route in (pages or {}).items():  # explicit page mapping from the project config
             if path in fresh:
                 fresh[path].file.route = route
-        return apply_extractions(s, root, repo, graph, search, state, fresh, chunks, removed, set(current), known,
-                                 decisions=decisions, rebuild=rebuild, fingerprint=fingerprint, progress=tick, t0=t0,
-                                 pages=pages)
+        plan = LoadPlan(s, root, repo, fresh, chunks, removed, set(current), known, fingerprint, t0,
+                        decisions=decisions, rebuild=rebuild, progress=tick, pages=pages)
+        return apply_extractions(plan, graph, search, state)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
-def apply_extractions(
-    s: IndexSummary,
-    root: Path,
-    repo: str,
-    graph: GraphStore,
-    search: SearchIndex | None,
-    state: StateStore,
-    fresh: dict[str, FileExtraction],
-    chunks: list[Chunk],
-    removed: list[str],
-    current: set[str],
-    known: dict[str, tuple[str, str]],
-    *,
-    decisions: dict[str, Decision] | None,
-    rebuild: bool,
-    fingerprint: str,
-    progress: Progress,
-    t0: float,
-    pages: dict[str, str] | None = None,
-) -> IndexSummary:
-    """Load fresh extractions, drop removed files, re-resolve the repo, update search,
-    then write state. Shared by ``index_repo`` and ``load_jsonl``. ``pages`` is the
-    explicit path -> route mapping of codegraph.toml (it wins over route conventions)."""
-    tick = progress
+def _quiet(phase: str, done: int, total: int) -> None:
+    pass
+
+
+@dataclass(slots=True)
+class LoadPlan:
+    """What one run applies to the stores (``apply_extractions``), built by ``index_repo``
+    and ``load_jsonl``. Paths are repo-relative."""
+
+    summary: IndexSummary  # filled in further by the run and returned
+    root: Path
+    repo: str
+    fresh: dict[str, FileExtraction]  # path -> extraction of every changed file
+    chunks: list[Chunk]  # search chunks of the fresh files
+    removed: list[str]  # paths that left the repo
+    current: set[str]  # every path of the repo after the run
+    known: dict[str, tuple[str, str]]  # path -> (content hash, edges hash) from the state; {} on a rebuild
+    fingerprint: str  # config fingerprint the state is saved with
+    t0: float  # time.perf_counter() at the start of the run (for timings["total"])
+    decisions: dict[str, Decision] | None = None  # triage decisions applied by the resolver
+    rebuild: bool = False  # a full rebuild: every file is relinked
+    progress: Progress = _quiet
+    pages: dict[str, str] | None = None  # explicit path -> route of codegraph.toml (wins over conventions)
+
+
+def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | None, state: StateStore) -> IndexSummary:
+    """Load the plan's fresh extractions, drop removed files, re-resolve the repo, update
+    search, then write state. Returns ``plan.summary``. Raises StoreUnavailable when a
+    store does not answer (state is then not written)."""
+    s, root, repo, fresh, chunks = plan.summary, plan.root, plan.repo, plan.fresh, plan.chunks
+    removed, current, known, decisions = plan.removed, plan.current, plan.known, plan.decisions
+    rebuild, fingerprint, tick, t0, pages = plan.rebuild, plan.fingerprint, plan.progress, plan.t0, plan.pages
     now = datetime.now(UTC).isoformat(timespec="seconds")
     s.commit = s.commit or git_head(root)
     graph_changed = bool(fresh or removed)
@@ -356,7 +364,7 @@ def default_repo_name(root: Path) -> str:
     return root.resolve().name or "root"
 
 
-__all__ = ["IndexSummary", "apply_extractions", "default_repo_name", "extract_tree", "git_head", "index_repo",
+__all__ = ["IndexSummary", "LoadPlan", "apply_extractions", "default_repo_name", "extract_tree", "git_head", "index_repo",
            "load_extractions"]
 
 
