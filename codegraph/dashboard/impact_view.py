@@ -13,9 +13,22 @@ from typing import Any
 
 from codegraph.core.errors import TargetNotFound
 from codegraph.core.graph_store import GraphStore
-from codegraph.core.impact import Caller, EntryPoint, ImpactResult, Unresolved, impact
-from codegraph.core.models import DERIVED_EDGES, ENDPOINT, EXPOSES, FILE, SYMBOL, TABLE, TOPIC, Node
+from codegraph.core.impact import Caller, EntryPoint, ImpactResult, NodeRef, Unresolved, impact
+from codegraph.core.models import (
+    CALLS,
+    DERIVED_EDGES,
+    ENDPOINT,
+    EXPOSES,
+    FILE,
+    STUB,
+    SYMBOL,
+    TABLE,
+    TOPIC,
+    Node,
+    stub_uid,
+)
 from codegraph.core.targets import parse_target, resolve_target
+from codegraph.dashboard.graph_view import Extra
 
 PICKER_LABELS = [SYMBOL, FILE, TABLE, ENDPOINT, TOPIC]
 
@@ -41,15 +54,43 @@ def candidates(store: GraphStore, text: str, repo: str | None, limit: int = 40) 
     return (first + more)[:limit]
 
 
-def default_pick(cands: list[Node]) -> list[str]:
-    """The best match and its overloads (same repo and qualified name)."""
+def is_bare_name(text: str) -> bool:
+    """A name with no qualifier and no prefix (``save``, not ``store.save`` or ``file:x``)."""
+    t = text.strip()
+    return bool(t) and not any(sep in t for sep in (".", "::", "#", "/", ":", " "))
+
+
+def default_pick(cands: list[Node], text: str = "") -> list[str]:
+    """What the picker preselects: for a bare name, every symbol of exactly that name
+    (README: "a bare name (every match, labelled)"); else the best match and its
+    overloads (same repo and qualified name)."""
     if not cands:
         return []
+    if is_bare_name(text):
+        same = [n.uid for n in cands if n.label == SYMBOL and str(n.props.get("name", "")) == text.strip()]
+        if same:
+            return same
     top = cands[0]
     qn = top.props.get("qualified_name")
     if top.label != SYMBOL or not qn:
         return [top.uid]
     return [n.uid for n in cands if n.label == SYMBOL and n.repo == top.repo and n.props.get("qualified_name") == qn]
+
+
+def stub_matches(store: GraphStore, text: str, repo: str | None) -> list[tuple[Node, int]]:
+    """Unresolved stubs whose target identifier is exactly ``text`` (in ``repo`` or in
+    every repo), with the number of call sites that point at each: what a name that
+    matches no symbol may still be (``os.path.join`` in a graph without the os module's
+    source). Most call sites first."""
+    t = text.strip()
+    if not t or parse_target(t).kind != "symbol":
+        return []
+    repos = [repo] if repo else [str(r.props.get("name")) for r in store.repos()]
+    stubs = [n for n in store.get_nodes([stub_uid(r, t) for r in repos]).values() if n.label == STUB]
+    if not stubs:
+        return []
+    refs = store.neighbours([n.uid for n in stubs], "in", None)
+    return sorted(((n, len(refs.get(n.uid, []))) for n in stubs), key=lambda p: -p[1])
 
 
 def describe(n: Node) -> str:
@@ -169,6 +210,27 @@ def endpoint_handlers(store: GraphStore, res: ImpactResult) -> dict[str, str]:
         return {}
     hits = store.neighbours(uids, "in", [EXPOSES], limit_per_node=1)
     return {u: lst[0].node.uid for u, lst in hits.items() if lst}
+
+
+def expansions(store: GraphStore, asks: list[tuple[str, str]], per_node: int = 25) -> list[Extra]:
+    """The neighbours the person asked to see: ``asks`` holds (uid, "callers" |
+    "callees"); at most ``per_node`` CALLS neighbours each, stubs left out."""
+    out: list[Extra] = []
+    for direction in ("callers", "callees"):
+        uids = [u for u, d in asks if d == direction]
+        if not uids:
+            continue
+        hits = store.neighbours(uids, "in" if direction == "callers" else "out", [CALLS], limit_per_node=per_node)
+        for uid in uids:
+            for h in hits.get(uid, []):
+                if h.node.label != STUB:
+                    out.append(Extra(NodeRef.of(h.node), uid, direction, h.edge.type, f"{h.edge.file}:{h.edge.line}"))
+    return out
+
+
+def boundary_sites(res: ImpactResult) -> int:
+    """Unresolved call sites that may reach the targets (the answer's stub boundary)."""
+    return sum(u.references for u in res.unresolved)
 
 
 # ---------------------------------------------------------------------------- tables

@@ -1,13 +1,18 @@
-"""Impact: the tech lead's page. Pick a target, see the blast radius as rings of callers,
-narrow it, click a node to see its source and why it is there, export the re-check list.
+"""Impact: the tech lead's page. Pick a target and see the blast radius first: a graph
+laid out by hop (callers or callees), clusters by file / package / repo, click a node
+to see its source and why it is there, re-centre on it or expand its callers / callees;
+the stub boundary links to Triage; totals, evidence tables and the re-check list below.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import streamlit as st
 
 from codegraph.core.errors import TargetNotFound
 from codegraph.core.impact import CALLER_EDGES, ImpactResult
+from codegraph.core.impact.callees import callees
 from codegraph.core.models import SYMBOL
 from codegraph.core.report import impact_csv, impact_markdown
 from codegraph.dashboard import graph_view
@@ -19,6 +24,7 @@ from codegraph.dashboard.common import (
     empty_state,
     graph_store,
     graph_version,
+    page_path,
     persistent,
     remember,
     run_page,
@@ -26,6 +32,7 @@ from codegraph.dashboard.common import (
     short_sha,
 )
 from codegraph.dashboard.impact_view import (
+    boundary_sites,
     caller_rows,
     candidates,
     default_pick,
@@ -33,8 +40,10 @@ from codegraph.dashboard.impact_view import (
     edge_rows,
     endpoint_handlers,
     entry_rows,
+    expansions,
     run_impact,
     step_rows,
+    stub_matches,
     table_rows,
     targets_for,
     unresolved_rows,
@@ -43,6 +52,9 @@ from codegraph.dashboard.source import code_language, read_snippet
 
 GOTO_KEY = "impact_goto"  # set by other pages (Search) to open Impact on a target
 DETAIL_LINES = 30  # of a symbol's source in the details panel
+GRAPH_HEIGHT = 540  # px: with the picker row and the control bar, the graph fits 1400x900
+EXPAND_KEY = "impact_expand"  # [(uid, "callers" | "callees")] the person expanded, per target
+OPEN_KEY = "impact_open"  # cluster keys drawn open, per target
 
 
 @st.cache_data(show_spinner="Walking callers…", max_entries=64, ttl=3600)
@@ -61,34 +73,92 @@ def _certain_only() -> float:
     return 1.0 if on else 0.0
 
 
-def _controls() -> tuple[int, list[str], bool, str, int, int]:
+@st.cache_data(show_spinner="Walking callees…", max_entries=64, ttl=3600)
+def _callees(key: str, version: str, uids: tuple[str, ...], depth: int, limit: int) -> ImpactResult:
+    store = graph_store()
+    nodes = store.get_nodes(list(uids))
+    return callees(store, [nodes[u] for u in uids if u in nodes], depth, None, limit)
+
+
+@dataclass(slots=True)
+class Controls:
+    direction: str
+    depth: int
+    edges: list[str]
+    hide_tests: bool
+    layout: str
+    colour: str
+    cluster: str
+    limit: int
+    draw: int
+
+
+def _controls() -> Controls:
+    """A compact bar above the graph (direction, layout, colours, clusters) and the
+    narrowing controls in the sidebar. Nothing in a popover: a widget mounted late by
+    a popover comes back at its bare default instead of its kept value."""
+    persistent("impact_direction", "callers")
     persistent("impact_depth", settings().impact_depth)
     persistent("impact_edges", list(CALLER_EDGES))
     persistent("impact_hide_tests", False)
-    persistent("impact_colour", "kind")
+    persistent("impact_layout", "layered")
+    persistent("impact_colour", "depth")
+    persistent("impact_cluster", "none")
     persistent("impact_limit", 500)
     persistent("impact_draw", 150)
-    c1, c2, c3, c4 = st.columns([2, 4, 2, 2])
-    depth = c1.slider("Depth (hops)", 1, 10, key="impact_depth", help="How many caller hops to walk from the target.")
-    edges = c2.multiselect("Edge types", list(CALLER_EDGES), key="impact_edges",
-                           help="Relationships followed towards callers. CALLS only = direct call chains.")
-    hide_tests = c3.toggle("Hide tests", key="impact_hide_tests", help="Drop callers that are tests.")
-    colour = c3.radio("Colour by", ["kind", "depth", "repo"], key="impact_colour", horizontal=True,
-                      help="repo: one colour per repository, to see where a blast radius crosses repositories.")
-    limit = int(c4.number_input("Callers to list", 20, 20000, step=100, key="impact_limit",
-                                help="Totals always count every caller; this caps the tables and export."))
-    draw = c4.slider("Callers to draw", 10, 400, key="impact_draw", help="Closest callers first.")
-    remember("impact_depth", "impact_edges", "impact_hide_tests", "impact_colour", "impact_limit", "impact_draw")
-    return depth, edges, hide_tests, colour, limit, draw
+    c = st.columns([2.2, 2.2, 2.6, 2.4, 2.6], vertical_alignment="center")
+    direction = c[0].segmented_control("Direction", ["callers", "callees"], key="impact_direction",
+                                       label_visibility="collapsed",
+                                       help="Callers: what depends on the target. Callees: what the target uses.")
+    layout = c[1].segmented_control("Layout", list(graph_view.LAYOUTS), key="impact_layout",
+                                    label_visibility="collapsed",
+                                    help="Layered: the target on the left, one column per hop. Radial: rings by hop.")
+    colour = c[2].segmented_control("Colour by", ["depth", "kind", "repo"], key="impact_colour",
+                                    label_visibility="collapsed",
+                                    help="Colour the nodes by hop (depth), by kind, or by repository (to see where a "
+                                         "blast radius crosses repositories).")
+    cluster = c[3].selectbox("Cluster by", list(graph_view.CLUSTER_OPTIONS), key="impact_cluster",
+                             label_visibility="collapsed", format_func=lambda v: f"cluster: {v}",
+                             help="Fold the nodes of one file, package (folder) or repo into one box; "
+                                  "click a box to open it.")
+    with st.sidebar:
+        st.subheader("Impact")
+        depth = st.slider("Depth (hops)", 1, 10, key="impact_depth", help="How many hops to walk from the target.")
+        edges = st.multiselect("Edge types (callers)", list(CALLER_EDGES), key="impact_edges",
+                               help="Relationships followed towards callers. CALLS only = direct call chains.")
+        hide_tests = st.toggle("Hide tests", key="impact_hide_tests", help="Drop callers that are tests.")
+        limit = int(st.number_input("Callers to list", 20, 20000, step=100, key="impact_limit",
+                                    help="Totals always count every caller; this caps the tables and export."))
+        draw = st.slider("Callers to draw", 10, 400, key="impact_draw",
+                         help="Closest first; the rest are drawn as one '+N more' node per package and depth.")
+    remember("impact_direction", "impact_depth", "impact_edges", "impact_hide_tests", "impact_layout",
+             "impact_colour", "impact_cluster", "impact_limit", "impact_draw")
+    return Controls(direction or "callers", depth, edges, hide_tests, layout or "layered", colour or "depth",
+                    cluster, limit, draw)
+
+
+def _no_match(store: object, text: str, repo: str | None) -> None:
+    """Nothing defined matches: say so, and show the unresolved call sites of that name."""
+    st.warning(f"Nothing in the graph matches `{text}`. Try a shorter name, or Search for it first.",
+               icon=":material/search_off:")
+    stubs = stub_matches(store, text, repo)  # type: ignore[arg-type]
+    if stubs:
+        sites = sum(n for _, n in stubs)
+        names = ", ".join(f"`{s.props.get('target_identifier')}` ({n})" for s, n in stubs[:5])
+        st.info(f"No symbol of that name is defined in the indexed code, but **{sites} unresolved call site(s)** "
+                f"name it: {names}. They are stubs (the code they reach was not indexed or could not be "
+                "linked); decide what they are on the Triage page.", icon=":material/link_off:")
+        st.page_link(page_path("triage.py"), label="Open Triage", icon=":material/rule:")
 
 
 def _picker(store: object, repo: str | None) -> list:
     if GOTO_KEY in st.session_state:
         st.session_state["impact_target"] = st.session_state.pop(GOTO_KEY)
     persistent("impact_target", st.query_params.get("target", ""))
-    text = st.text_input(
+    left, right = st.columns([3, 5])
+    text = left.text_input(
         "Target", key="impact_target", placeholder="OrderService.place · save · file:lib/order.py · table:orders",
-        help="A qualified name, a bare name, or file: / table: / endpoint: / topic: followed by its name.")
+        help="A qualified name, a bare name (every match), or file: / table: / endpoint: / topic: and its name.")
     remember("impact_target")
     # The URL carries the target, so a blast radius can be shared as a link (?target=...).
     if text.strip():
@@ -96,7 +166,7 @@ def _picker(store: object, repo: str | None) -> list:
     elif "target" in st.query_params:
         del st.query_params["target"]
     if not text.strip():
-        st.info("Type a symbol, file, table or endpoint to see what depends on it.", icon=":material/search:")
+        right.info("Type a symbol, file, table or endpoint to see what depends on it.", icon=":material/search:")
         return []
     try:
         cands = candidates(store, text, repo)  # type: ignore[arg-type]
@@ -104,17 +174,33 @@ def _picker(store: object, repo: str | None) -> list:
         st.warning(str(e), icon=":material/search_off:")
         return []
     if not cands:
-        st.warning(f"Nothing in the graph matches `{text}`. Try a shorter name, or Search for it first.",
-                   icon=":material/search_off:")
+        _no_match(store, text, repo)
         return []
     by_uid = {n.uid: n for n in cands}
-    picked: list[str] = st.multiselect(
+    picked: list[str] = right.multiselect(
         f"Matches ({len(cands)}): pick one or several (overloads are listed separately)", list(by_uid),
-        default=default_pick(cands), format_func=lambda u: describe(by_uid[u]),
+        default=default_pick(cands, text), format_func=lambda u: describe(by_uid[u]),
         key=f"impact_pick|{repo}|{text.strip()}")
     if not picked:
         st.info("Pick at least one match above.", icon=":material/touch_app:")
     return [by_uid[u] for u in picked]
+
+
+def _summary_line(res: ImpactResult, ctl: Controls) -> None:
+    """One line above the graph: totals and the stub boundary with a link to Triage."""
+    word = "callees" if ctl.direction == "callees" else "callers"
+    parts = [f"**{res.total_callers} {word}**" + (f" ({res.shown_callers} listed)"
+                                                 if res.shown_callers < res.total_callers else ""),
+             f"{len(res.entry_points)} entry point(s)", f"{len(res.tables)} table(s)", f"depth {res.depth}"]
+    sites = boundary_sites(res)
+    left, right = st.columns([7, 2], vertical_alignment="center")
+    if sites:
+        what = ("call(s) from the radius could not be linked" if ctl.direction == "callees"
+                else "unresolved call site(s) may reach this")
+        parts.append(f":orange[**{sites} {what}**] ({len(res.unresolved)} stub name(s))")
+    left.markdown(" · ".join(parts))
+    if sites:
+        right.page_link(page_path("triage.py"), label="Resolve on Triage", icon=":material/rule:")
 
 
 def _summary(res: ImpactResult) -> None:
@@ -122,7 +208,8 @@ def _summary(res: ImpactResult) -> None:
     m[0].metric("Callers", res.total_callers, help=f"{res.shown_callers} listed below")
     m[1].metric("Entry points", len(res.entry_points))
     m[2].metric("Tables", len(res.tables))
-    m[3].metric("Unresolved boundary", len(res.unresolved), help="Stubs sharing the target's name")
+    m[3].metric("Unresolved boundary", boundary_sites(res),
+                help=f"Call sites of {len(res.unresolved)} stub(s) sharing the target's name")
     m[4].metric("Depth", res.depth)
     if len(res.by_repo) > 1:  # a blast radius that crosses repositories (workspaces)
         st.caption("Callers per repository: " + " · ".join(f"**{r}** {n}" for r, n in sorted(res.by_repo.items())))
@@ -147,13 +234,53 @@ def _exports(res: ImpactResult) -> None:
                        icon=":material/table:", key="impact_csv")
 
 
-def _details(store: object, g: graph_view.ImpactGraph, res: ImpactResult, clicked: str | None) -> None:
-    options = [n.id for n in g.nodes if n.role != "hidden"]
+def _state_key(base: str, res: ImpactResult, direction: str) -> str:
+    return f"{base}|{direction}|{res.query}"
+
+
+def _ask(key: str, item: tuple[str, str]) -> None:
+    lst = list(st.session_state.get(key, []))
+    if item not in lst:
+        lst.append(item)
+    st.session_state[key] = lst
+
+
+def _recentre(qn: str) -> None:
+    st.session_state[GOTO_KEY] = qn
+
+
+def _actions(node: object, expand_key: str) -> None:
+    """Re-centre on the node, or draw its callers / callees one hop further."""
+    qn = str(node.props.get("qualified_name") or node.display())  # type: ignore[attr-defined]
+    uid = node.uid  # type: ignore[attr-defined]
+    st.button("Re-centre here", key="impact_recentre", on_click=_recentre, args=(qn,), icon=":material/my_location:",
+              help="Make this node the target.", use_container_width=True)
+    b = st.columns(2)
+    b[0].button("+ callers", key="impact_more_callers", on_click=_ask, args=(expand_key, (uid, "callers")),
+                help="Draw who calls this node (one hop).", use_container_width=True)
+    b[1].button("+ callees", key="impact_more_callees", on_click=_ask, args=(expand_key, (uid, "callees")),
+                help="Draw what this node calls (one hop).", use_container_width=True)
+
+
+def _details(store: object, g: graph_view.ImpactGraph, res: ImpactResult, clicked: str | None,
+             expand_key: str, open_key: str) -> None:
+    options = [n.id for n in g.nodes if n.role not in ("hidden", "more", "cluster")]
+    if clicked and clicked != st.session_state.get("_impact_clicked"):
+        hit = g.node(clicked)
+        if hit is not None and hit.role == "cluster":  # a click opens the cluster
+            st.session_state[open_key] = sorted({*st.session_state.get(open_key, []), hit.group})
+            st.session_state["_impact_clicked"] = clicked
+            st.rerun()
+        if hit is not None and hit.role == "more":
+            st.info(hit.title.replace("\n", "  \n"), icon=":material/more_horiz:")
+        if clicked in options:
+            st.session_state["impact_detail"] = clicked
+    st.session_state["_impact_clicked"] = clicked
+    if st.session_state.get(open_key):
+        st.button(f"Fold {len(st.session_state[open_key])} opened cluster(s)", key="impact_fold",
+                  on_click=lambda: st.session_state.pop(open_key, None), icon=":material/unfold_less:")
     if not options:
         return
-    if clicked and clicked != st.session_state.get("_impact_clicked") and clicked in options:
-        st.session_state["impact_detail"] = clicked
-    st.session_state["_impact_clicked"] = clicked
     if st.session_state.get("impact_detail") not in options:
         st.session_state["impact_detail"] = options[0]
     labels = {n.id: n.title.split("\n")[0] for n in g.nodes}
@@ -166,6 +293,8 @@ def _details(store: object, g: graph_view.ImpactGraph, res: ImpactResult, clicke
     p = node.props
     where = p.get("file") or p.get("path") or ""
     st.markdown(f"**{node.display()}** · {p.get('kind') or node.label} · `{where}:{p.get('line', '')}` · {node.repo}")
+    if node.label == SYMBOL:
+        _actions(node, expand_key)
     caller = next((c for c in res.callers if c.node.uid == uid), None)
     if caller is not None:
         st.markdown(f"Why it is here: depth **{caller.depth}**, `{caller.via}` at "
@@ -238,35 +367,55 @@ def _tables(res: ImpactResult) -> None:
 
 
 def body() -> None:
-    st.title("Impact")
-    st.caption("What breaks if I change this? Callers up to N hops, the entry points that reach them, "
-               "the tables they touch, with file:line evidence for every edge.")
     store = graph_store()
+    # Less room above the title: the graph must fit the first screen.
+    st.markdown("<style>.block-container{padding-top:2.2rem}</style>", unsafe_allow_html=True)
+    head, rest = st.columns([1.5, 8], vertical_alignment="bottom")
+    head.title("Impact")
     if not store.repos():
         empty_state()
         return
     repo = current_repo()
-    picked = _picker(store, repo)
-    depth, edges, hide_tests, colour, limit, draw = _controls()
-    min_confidence = _certain_only()
+    with rest:
+        picked = _picker(store, repo)
+    ctl = _controls()
+    with st.sidebar:
+        min_confidence = _certain_only()
     if not picked:
         return
-    if not edges:
+    if not ctl.edges:
         st.warning("Pick at least one edge type.", icon=":material/warning:")
         return
-    res = _impact(current_key(), graph_version(store), tuple(targets_for(picked, store)), depth, tuple(edges),
-                  not hide_tests, limit, min_confidence)
+    key, version = current_key(), graph_version(store)
+    if ctl.direction == "callees":
+        res = _callees(key, version, tuple(n.uid for n in picked), ctl.depth, ctl.limit)
+    else:
+        res = _impact(key, version, tuple(targets_for(picked, store)), ctl.depth, tuple(ctl.edges), not ctl.hide_tests,
+                      ctl.limit, min_confidence)
+    expand_key, open_key = _state_key(EXPAND_KEY, res, ctl.direction), _state_key(OPEN_KEY, res, ctl.direction)
+    extra = expansions(store, [tuple(x) for x in st.session_state.get(expand_key, [])])
+    g = graph_view.build_impact_graph(
+        res, ctl.colour, ctl.draw, endpoint_handlers(store, res), layout=ctl.layout, cluster_by=ctl.cluster,
+        expanded=frozenset(st.session_state.get(open_key, [])), extra=extra, direction=ctl.direction)
+    _summary_line(res, ctl)
+    left, right = st.columns([7.4, 2.6])
+    with left:
+        clicked = graph_view.render(g, GRAPH_HEIGHT)
+        notes = []
+        if g.aggregated:
+            notes.append(f"{g.drawn_callers} closest drawn one by one; {g.aggregated} more folded into '+N' nodes "
+                         "per package and depth (all listed in the evidence table)")
+        if res.total_callers > res.shown_callers:
+            notes.append(f"{res.total_callers - res.shown_callers} more not listed (raise 'Callers to list')")
+        if extra:
+            notes.append(f"{len(extra)} node(s) added by expanding")
+        if notes:
+            st.caption("; ".join(notes) + ".")
+        st.markdown(graph_view.legend_html(g), unsafe_allow_html=True)
+    with right:
+        _details(store, g, res, clicked, expand_key, open_key)
     _summary(res)
     _exports(res)
-    g = graph_view.build_impact_graph(res, colour, draw, endpoint_handlers(store, res))
-    left, right = st.columns([3, 2])
-    with left:
-        if g.drawn_callers < res.total_callers:
-            st.caption(f"The graph draws the {g.drawn_callers} closest of {res.total_callers} callers.")
-        st.markdown(graph_view.legend_html(g), unsafe_allow_html=True)
-        clicked = graph_view.render(g)
-    with right:
-        _details(store, g, res, clicked)
     _tables(res)
 
 

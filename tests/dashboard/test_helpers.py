@@ -36,7 +36,7 @@ def _qn(uid: str) -> str:
 # ---------------------------------------------------------------------------- graph view
 def test_impact_graph_rings_and_tree(graph: GraphStore) -> None:
     res = impact(graph, "shop.store.save")
-    g = graph_view.build_impact_graph(res)
+    g = graph_view.build_impact_graph(res, layout="radial")
     by = {_qn(n.id): n for n in g.nodes}
     assert set(by) == SAVE_CALLERS | {"shop.store.save"}
     centre = by["shop.store.save"]
@@ -57,17 +57,81 @@ def test_impact_graph_rings_and_tree(graph: GraphStore) -> None:
     assert by["shop.orders.OrderService.place"].color == graph_view.KIND_COLOURS["method"]
     assert by["shop.api.create_order"].color == graph_view.KIND_COLOURS["function"]
     legend = graph_view.legend_html(g)
-    assert "★ target" in legend and "method" in legend and "function" in legend
+    assert "★ target" in legend and "method" in legend and "function" in legend and "▲ test" in legend
     nodes, edges = graph_view.agraph_payload(g)
     assert len(nodes) == len(g.nodes) + 2 and len(edges) == 4  # two invisible frame nodes
     assert all("x" in n and "y" in n and n["physics"] is False for n in nodes)
+
+
+def test_impact_graph_layered_by_depth_with_smart_labels(graph: GraphStore) -> None:
+    g = graph_view.build_impact_graph(impact(graph, "shop.store.save"))  # layered is the default
+    by = {_qn(n.id): n for n in g.nodes}
+    xs = {q: n.x for q, n in by.items()}
+    # The target on the left, one column per hop, siblings in one column.
+    assert xs["shop.store.save"] == 0 < xs["shop.orders.OrderService.place"] < xs["shop.api.create_order"] \
+        < xs["shop.api.bulk_create"] == xs["tests.test_orders.test_create_order"]
+    assert by["shop.api.bulk_create"].y != by["tests.test_orders.test_create_order"].y
+    assert {q: n.label for q, n in by.items()} == {
+        "shop.store.save": "store.save", "shop.orders.OrderService.place": "OrderService.place",
+        "shop.api.create_order": "api.create_order", "shop.api.bulk_create": "api.bulk_create",
+        "tests.test_orders.test_create_order": "test_orders.test_create_order"}
+    # Full name, kind and where on hover (vis-network shows a string title as text).
+    nodes, _ = graph_view.agraph_payload(g)
+    place = next(n for n in nodes if n["id"] == by["shop.orders.OrderService.place"].id)
+    assert place["title"].startswith("shop.orders.OrderService.place\nmethod · shop/orders.py:12")
+
+
+def test_smart_labels_and_distinct_depth_colours() -> None:
+    labels = graph_view.smart_labels(["json.tool.main", "json.decoder.JSONDecoder.__init__", "a.b.main",
+                                      "x.tool.main", "solo"])
+    assert labels["json.decoder.JSONDecoder.__init__"] == "JSONDecoder.__init__"
+    assert labels["a.b.main"] == "b.main" and labels["solo"] == "solo"
+    assert labels["json.tool.main"] == "json.tool.main" and labels["x.tool.main"] == "x.tool.main"
+    assert len({graph_view.depth_colour(d) for d in range(1, 9)}) == 8
+
+
+def test_vis_options_are_only_valid_ones(graph: GraphStore) -> None:
+    g = graph_view.build_impact_graph(impact(graph, "shop.store.save"))
+    opts = graph_view.vis_options(g, 500)
+    # The three that vis-network rejected on every draw.
+    assert not {"groups", "highlightColor", "nodeHighlightBehavior"} & set(opts)
+    assert set(opts) <= {"height", "width", "autoResize", "physics", "layout", "interaction", "edges", "nodes"}
+
+
+def test_impact_graph_aggregates_past_the_draw_limit_and_clusters(graph: GraphStore) -> None:
+    res = impact(graph, "shop.store.save")
+    g = graph_view.build_impact_graph(res, max_callers=1)
+    more = [n for n in g.nodes if n.role == "more"]
+    assert g.aggregated == 3 and sum(len(n.members) for n in more) == 3
+    # One "+N" node per package and depth: create_order (2), bulk_create (3), the test (3).
+    assert sorted((n.depth, n.label) for n in more) == [(2, "+1 in shop/"), (3, "+1 in shop/"), (3, "+1 in tests/")]
+    assert "+N more" in graph_view.legend_html(g)
+    c = graph_view.build_impact_graph(res, cluster_by="package")
+    [box] = [n for n in c.nodes if n.role == "cluster"]
+    assert box.group == "shop/" and len(box.members) == 3 and box.label == "shop/ (3)"
+    opened = graph_view.build_impact_graph(res, cluster_by="package", expanded={"shop/"})
+    assert not [n for n in opened.nodes if n.role == "cluster"]
+
+
+def test_callees_walk_out_from_the_target(graph: GraphStore) -> None:
+    from codegraph.core.impact.callees import callees
+
+    [place] = [n for n in graph.find_nodes("shop.orders.OrderService.place", ["Symbol"], None, 5)
+               if n.props.get("qualified_name") == "shop.orders.OrderService.place"]
+    res = callees(graph, [place], depth=2)
+    assert {(c.node.qualified_name, c.depth) for c in res.callers} >= {("shop.store.save", 1),
+                                                                       ("shop.orders.OrderService.validate", 1)}
+    save = next(c for c in res.callers if c.node.qualified_name == "shop.store.save")
+    assert save.path == ["shop.store.save", "shop.orders.OrderService.place"] and save.evidence_file == "shop/orders.py"
+    g = graph_view.build_impact_graph(res, direction="callees")
+    assert ("shop.orders.OrderService.place", "shop.store.save") in {(_qn(e.source), _qn(e.target)) for e in g.edges}
 
 
 def test_impact_graph_colour_by_depth_and_draw_limit(graph: GraphStore) -> None:
     res = impact(graph, "shop.store.save")
     g = graph_view.build_impact_graph(res, colour_by="depth", max_callers=2)
     assert g.drawn_callers == 2 and g.listed_callers == 4
-    callers = [n for n in g.nodes if n.role != "target"]
+    callers = [n for n in g.nodes if n.role not in ("target", "more")]
     assert [(_qn(n.id), n.color) for n in callers] == [
         ("shop.orders.OrderService.place", graph_view.depth_colour(1)),
         ("shop.api.create_order", graph_view.depth_colour(2)),
@@ -94,6 +158,8 @@ def test_picker_candidates_and_target_strings(graph: GraphStore) -> None:
     cands = candidates(graph, "save", None)
     assert [_qn(n.uid) for n in cands[:2]] == ["shop.audit.save", "shop.store.save"]
     assert default_pick(cands) == [cands[0].uid]
+    # A bare name preselects every symbol of that name (README: "a bare name (every match)").
+    assert sorted(default_pick(cands, "save")) == sorted(n.uid for n in cands[:2])
     assert target_string(cands[1]) == "shop.store.save"
     files = candidates(graph, "file:shop/api.py", None)
     assert [n.label for n in files] == ["File"] and target_string(files[0]) == "file:shop/api.py"

@@ -166,8 +166,11 @@ def test_impact_picker_lists_every_match_with_kind_file_repo(app: App) -> None:
     assert len(labels) == 2, labels
     assert any("shop.store.save" in o and "function" in o and "shop/store.py:4" in o and "shop" in o for o in labels)
     assert any("shop.audit.save" in o and "shop/audit.py:4" in o for o in labels)
-    # The best match is picked alone by default (resolver order), the other can be added.
-    assert len(ms.value) == 1
+    # A bare name preselects every match (README: "a bare name (every match, labelled)").
+    assert len(ms.value) == 2
+    assert {r["caller"] for r in table_with(at, "caller")} == SAVE_CALLERS | {"shop.audit.record_event"}
+    # A qualified name preselects that one symbol.
+    assert len(pick(at, "shop.store.save").multiselect[0].value) == 1
 
 
 def test_impact_shows_callers_in_the_evidence_table(app: App) -> None:
@@ -230,6 +233,9 @@ def test_impact_truncation_banner(app: App) -> None:
 def test_impact_several_targets_together(app: App) -> None:
     at = pick(app("impact.py"), "save")
     ms = at.multiselect[0]
+    ms.set_value(ms.value[:1]).run()
+    clean(at)
+    assert len(table_with(at, "caller")) in (1, 4)  # one of the two save functions
     ms.set_value(list(ms.options)).run()
     clean(at)
     callers = {r["caller"] for r in table_with(at, "caller")}
@@ -382,3 +388,20 @@ def test_impact_deep_link_and_empty_pick(app: App) -> None:
     at.multiselect[0].set_value([]).run()
     clean(at)
     assert any("Pick at least one match" in i.value for i in at.info) and not at.metric
+
+
+def test_impact_name_only_stubs_use_points_to_triage(app: App) -> None:
+    # `order.get("items")` in shop/orders.py is an unresolved call: no symbol named get exists.
+    at = pick(app("impact.py"), "get")
+    assert any("Nothing in the graph matches" in w.value for w in at.warning)
+    assert any("1 unresolved call site(s)" in i.value and "`get` (1)" in i.value for i in at.info)
+
+
+def test_impact_callees_direction(app: App) -> None:
+    at = pick(app("impact.py"), "shop.api.create_order")
+    at.segmented_control(key="impact_direction").set_value("callees").run()
+    clean(at)
+    rows = {r["caller"]: r["depth"] for r in table_with(at, "caller")}
+    assert rows["shop.orders.OrderService.place"] == 1
+    assert rows["shop.store.save"] == 2 and rows["shop.orders.OrderService.validate"] == 2
+    assert any("callees**" in m.value for m in at.markdown)

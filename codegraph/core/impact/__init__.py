@@ -14,9 +14,10 @@ An empty answer means "no supported relationship found", never "nothing can brea
 
 Modules: ``results`` (answer types), ``widening`` (start nodes), ``walk`` (the walk),
 ``surroundings`` (entry points, tables, stubs, freshness), ``radius`` (``impact``,
-``callers``).
+``callers``), ``callees`` (the other direction: what the targets call).
 """
 
+from codegraph.core.impact.callees import CALLEE_EDGES, callees
 from codegraph.core.impact.radius import callers, impact
 from codegraph.core.impact.results import EMPTY_NOTICE, Caller, EntryPoint, ImpactResult, NodeRef, Unresolved
 from codegraph.core.impact.surroundings import freshness
@@ -25,6 +26,6 @@ from codegraph.core.impact.widening import TYPE_KINDS
 from codegraph.core.models import STUB, Step
 
 __all__ = [
-    "CALLER_EDGES", "EMPTY_NOTICE", "STUB", "TYPE_KINDS", "Caller", "EntryPoint", "ImpactResult", "NodeRef",
-    "Step", "Unresolved", "callers", "freshness", "impact",
+    "CALLEE_EDGES", "CALLER_EDGES", "EMPTY_NOTICE", "STUB", "TYPE_KINDS", "Caller", "EntryPoint", "ImpactResult", "NodeRef",
+    "Step", "Unresolved", "callees", "callers", "freshness", "impact",
 ]
