@@ -1,0 +1,16 @@
+"""Counts of what the property tests tried, printed in the terminal summary (with or
+without ``-s``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.property.test_incremental_equals_full import TRIED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for backend, (sequences, steps) in sorted(TRIED.items()):
+        if sequences:
+            terminalreporter.write_line(
+                f"property test (incremental index == full index), {backend}: "
+                f"{sequences} edit sequences, {steps} edit steps tried")
