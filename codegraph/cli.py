@@ -493,14 +493,15 @@ def dashboard(
     port: Annotated[int, typer.Option(help="Port to serve on.")] = 8501,
     host: Annotated[str, typer.Option(help="Address to bind (localhost by default; 0.0.0.0 exposes it).")] = "127.0.0.1",
 ) -> None:
-    """Start the Streamlit dashboard (Overview, Search, Impact, ...)."""
-    import subprocess
+    """Start the Streamlit dashboard (Overview, Search, Impact, ...). SIGTERM / SIGINT stop
+    the Streamlit server too (passed on, then killed after a second)."""
+    from codegraph.dashboard.launch import run as run_child
 
     entry = Path(__file__).parent / "dashboard" / "app.py"
     cmd = [sys.executable, "-m", "streamlit", "run", str(entry), "--server.address", host, "--server.port", str(port),
            "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     console.print(f"dashboard on http://{host}:{port}  (Ctrl+C to stop)")
-    raise typer.Exit(subprocess.call(cmd))
+    raise typer.Exit(run_child(cmd))
 
 
 # Commands of other faces live in their own modules, each exposing register(app, run).
