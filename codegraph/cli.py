@@ -274,7 +274,14 @@ def _embed(ctx: Stores, repo: str | None, prog: Any) -> dict[str, Any]:
         prog.update(task, completed=p["done"], total=p["total"])
 
     rep = run_embedding(ctx.search, emb, repo=repo, progress=tick)
-    return {k: round(v, 2) if isinstance(v, float) else v for k, v in rep.items()}
+    out = {k: round(v, 2) if isinstance(v, float) else v for k, v in rep.items()}
+    if hasattr(ctx.search, "for_kind"):  # schema / config / docs chunks have their own indexes
+        from codegraph.core.content import CODE, CONTENT_KINDS
+
+        kinds = {kind: run_embedding(ctx.search.for_kind(kind), emb, repo=repo)["embedded"]
+                 for kind in CONTENT_KINDS if kind != CODE}
+        out["other_kinds"] = kinds
+    return out
 
 
 @app.command()
@@ -328,22 +335,33 @@ def impact(
 ) -> None:
     """Blast radius: callers up to DEPTH hops with paths and evidence, entry points, tables.
 
+    Free text that names no symbol ("send the receipt e-mail") picks its targets by hybrid search, lists them with their scores and answers their joint blast radius.
+
     An empty answer means no supported relationship was found, not that nothing can break.
     """
 
     def body(ctx: Stores) -> None:
-        from codegraph.core.impact import impact as run
+        from codegraph.api.answers import impact_result
 
-        res = run(ctx.graph, target, repo=repo, depth=depth, edge_types=[e.upper() for e in edge_type] if edge_type else None,
-                  include_tests=not no_tests, limit=limit, offset=offset, repos=_scope(ctx, repo, workspace),
-                  min_confidence=min_confidence)
+        res, picks = impact_result(ctx, target, repo=repo, depth=depth, edge_types=edge_type,
+                                   include_tests=not no_tests, limit=limit, offset=offset,
+                                   repos=_scope(ctx, repo, workspace), min_confidence=min_confidence)
         if as_json:
-            emit_json(res.to_dict())
+            emit_json({**res.to_dict(), **({"search_targets": picks} if picks else {})})
         elif markdown:
             from codegraph.core.report import impact_markdown
 
-            sys.stdout.write(impact_markdown(res))
+            head = "".join(f"- picked by search: `{p['qualified_name']}` ({p['file']}:{p['line']}, score {p['score']})\n"
+                           for p in picks)
+            sys.stdout.write((f"No symbol is named `{target}`; targets picked by hybrid search:\n{head}\n" if picks
+                              else "") + impact_markdown(res))
         else:
+            if picks:
+                console.print(f"no symbol is named {esc(target)!r}; targets picked by hybrid search "
+                              f"({picks[0]['mode']}):", highlight=False)
+                for p in picks:
+                    console.print(f"  {p['score']:.4f}  {esc(p['qualified_name'])}  {esc(p['file'])}:{p['line']} "
+                                  f"(bm25 {p['bm25_rank'] or '-'}, knn {p['knn_rank'] or '-'})", highlight=False)
             print_impact(console, res, title="impact")
 
     _run(body)
@@ -355,32 +373,33 @@ def search(
     k: Annotated[int, typer.Option("-k", help="Hits to return.")] = 10,
     repo: RepoOpt = None,
     workspace: WorkspaceOpt = None,
+    kind: Annotated[list[str] | None, typer.Option("--kind", help="Content kinds to search (repeat): code, schema, config, docs. Default: all.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Hybrid search: BM25 over code and split identifiers plus kNN over embeddings,
-    fused by reciprocal rank fusion. Hits without a graph node are dropped."""
+    fused by reciprocal rank fusion, over code, SQL schema, config properties and Markdown
+    docs (each its own index). Code hits without a graph node are dropped; each hit
+    carries its graph context (callers, callees, endpoints, tables; readers of a table or key)."""
 
     def body(ctx: Stores) -> None:
+        from codegraph.api.answers import context_line, search_answer
+
+        res = search_answer(ctx, text, k=k, repo=repo, repos=_scope(ctx, repo, workspace), kinds=kind or None)
         if as_json:
-            from codegraph.api.answers import search_answer
-
-            emit_json(search_answer(ctx, text, k=k, repo=repo, repos=_scope(ctx, repo, workspace)))
+            emit_json(res)
             return
-        from codegraph.core.retrieval import hybrid_search
-
-        res = hybrid_search(ctx.search, ctx.embedder, text, k=k, repo=repo, graph=ctx.graph,
-                            repos=_scope(ctx, repo, workspace))
-        t = Table(title=f"search: {text} ({res.mode})")
-        for col in ("#", "symbol", "repo", "file:line", "score", "bm25", "knn"):
+        t = Table(title=f"search: {text} ({res['mode']})")
+        for col in ("#", "kind", "name", "repo", "file:line", "score", "bm25", "knn", "context"):
             t.add_column(col, overflow="fold")
-        for i, h in enumerate(res.hits, 1):
-            c = h.chunk
-            t.add_row(str(i), c.qualified_name or c.file, c.repo, f"{c.file}:{c.line}", f"{h.score:.4f}",
-                      str(h.bm25_rank or "-"), str(h.knn_rank or "-"))
+        for i, h in enumerate(res["hits"], 1):
+            t.add_row(str(i), f"{h['content']}/{h['kind']}", esc(h["qualified_name"] or h["file"]), h["repo"],
+                      esc(f"{h['file']}:{h['line']}"), f"{h['score']:.4f}", str(h["bm25_rank"] or "-"),
+                      str(h["knn_rank"] or "-"), esc(context_line(h)))
         console.print(t)
-        if getattr(res, "reason", ""):
-            console.print(f"[yellow]{res.reason}[/yellow]")
-        console.print(f"[dim]steps: {', '.join(f'{s.name} {s.ms:.1f} ms' for s in res.steps)}[/dim]")
+        if res.get("reason"):
+            console.print(f"[yellow]{esc(res['reason'])}[/yellow]")
+        steps = ", ".join(f"{s['name']} {s['ms']:.1f} ms" for s in res["steps"])
+        console.print(f"[dim]steps: {steps}[/dim]")
 
     _run(body)
 

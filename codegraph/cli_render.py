@@ -34,6 +34,10 @@ def print_summary(console: Console, s: Any, embed_report: dict[str, Any] | None)
     if getattr(s, "extract_failures", 0):
         t.add_row("failures", f"{s.extract_failures} file(s) the extractor failed on (tracebacks: CODEGRAPH_LOG=debug)")
     t.add_row("chunks", str(s.chunks_written))
+    if getattr(s, "content", None):
+        t.add_row("other content", ", ".join(f"{k} {v}" for k, v in s.content["chunks"].items())
+                  + (f" ({', '.join(f'{v} {k} file(s) unparsed' for k, v in s.content['unparsed'].items())})"
+                     if s.content.get("unparsed") else ""))
     t.add_row("time", ", ".join(f"{k} {v:.2f}s" for k, v in s.timings.items()))
     if embed_report:
         if embed_report.get("mode") == "bm25-only":

@@ -313,8 +313,13 @@ def _impact_answer(stores: Stores, tool: str, target: str, title: str, query: di
 def search(ctx: Context, query: Annotated[str, Field(description="Words or a description, e.g. 'validate an order before saving'.")],
            repo: Repo = None, limit: Annotated[int, Field(ge=1, le=100, description="Hits per page.")] = 10,
            offset: Annotated[int, Field(ge=0, le=400, description="Skip this many hits (paging).")] = 0,
-           workspace: Workspace = None) -> Result:
+           workspace: Workspace = None,
+           kinds: Annotated[list[str] | None, Field(description=(
+               "Content kinds: code, schema (SQL tables), config (properties), docs (Markdown sections); "
+               "default all."))] = None) -> Result:
+    from codegraph.api.answers import context_line
     from codegraph.core.retrieval import hybrid_search
+    from codegraph.core.search_context import search_context
 
     stores = _stores(ctx)
     steps = _Steps()
@@ -322,14 +327,18 @@ def search(ctx: Context, query: Annotated[str, Field(description="Words or a des
     _ensure_repo(graph, repo)
     steps.mark("open stores")
     res = hybrid_search(index, emb, query, k=offset + limit, repo=repo, graph=graph,
-                        repos=_scope(graph, stores.settings, repo, workspace))
+                        repos=_scope(graph, stores.settings, repo, workspace), kinds=kinds)
     steps.extend(res.steps)
     page = res.hits[offset:offset + limit]
     items = [{"rank": offset + i + 1, "qualified_name": h.chunk.qualified_name or h.chunk.file,
-              "kind": h.chunk.kind, "repo": h.chunk.repo, "file": h.chunk.file, "line": h.chunk.line,
-              "end_line": h.chunk.end_line, "score": round(h.score, 5), "bm25_rank": h.bm25_rank,
-              "knn_rank": h.knn_rank, "text": h.chunk.text[:TEXT_LIMIT],
-              "text_truncated": len(h.chunk.text) > TEXT_LIMIT} for i, h in enumerate(page)]
+              "content": h.content, "kind": h.chunk.kind, "repo": h.chunk.repo, "file": h.chunk.file,
+              "line": h.chunk.line, "end_line": h.chunk.end_line, "score": round(h.score, 5),
+              "bm25_rank": h.bm25_rank, "knn_rank": h.knn_rank, "text": h.chunk.text[:TEXT_LIMIT],
+              "text_truncated": len(h.chunk.text) > TEXT_LIMIT, "symbol_uid": h.chunk.symbol_uid}
+             for i, h in enumerate(page)]
+    for it, hit_context in zip(items, search_context(graph, index, items), strict=True):
+        it["context"] = hit_context
+    steps.mark("graph context", f"{len(items)} hit(s), batched")
     fresh = freshness(graph, {repo} if repo else {h.chunk.repo for h in page} or None)
     steps.mark("freshness")
     data = {"tool": "search", "query": {"query": query, "repo": repo, "workspace": workspace}, "mode": res.mode,
@@ -339,8 +348,10 @@ def search(ctx: Context, query: Annotated[str, Field(description="Words or a des
     md = [f"## Search: {query}", f"_mode: {res.mode}{' (' + res.reason + ')' if res.reason else ''}_", ""]
     for it in items:
         first = "\n".join(it["text"].splitlines()[:6])
-        md.append(f"{it['rank']}. `{it['qualified_name']}` ({it['kind']}) — {it['file']}:{it['line']} (repo {it['repo']})"
-                  f" [score {it['score']}]")
+        md.append(f"{it['rank']}. `{it['qualified_name']}` ({it['content']}: {it['kind']}) — {it['file']}:{it['line']}"
+                  f" (repo {it['repo']}) [score {it['score']}]")
+        if context_line(it):
+            md.append(f"   _{context_line(it)}_")
         md.append("```\n" + first + "\n```")
     if not items:
         md.append("No hits on this page.")

@@ -38,24 +38,112 @@ def _edge_types(edge_types: list[str] | None) -> list[str] | None:
 # -- questions -------------------------------------------------------------------------------
 
 def search_answer(stores: Any, text: str, k: int = 10, repo: str | None = None,
-                  repos: list[str] | None = None) -> dict[str, Any]:
-    """Hybrid search: ``SearchResult.to_dict()`` ({"query", "mode", "reason", "hits", "steps", ...})."""
+                  repos: list[str] | None = None, kinds: list[str] | None = None,
+                  context: bool = True) -> dict[str, Any]:
+    """Hybrid search over the content kinds ``kinds`` (default all: code, schema, config,
+    docs): ``SearchResult.to_dict()`` ({"query", "mode", "reason", "hits", "steps", ...});
+    with ``context`` every hit carries ``context`` (core/search_context.py: callers and
+    callees counts, top callers, endpoints and tables; readers of a table or config key)."""
+    import time
+
     from codegraph.core.retrieval import hybrid_search
+    from codegraph.core.search_context import search_context
 
     if not text.strip():
         raise BadInput("search needs some words, e.g. \"parse a config file\"")
-    return hybrid_search(stores.search, stores.embedder, text, k=k, repo=repo, graph=stores.graph,
-                         repos=repos).to_dict()
+    out = hybrid_search(stores.search, stores.embedder, text, k=k, repo=repo, graph=stores.graph,
+                        repos=repos, kinds=kinds).to_dict()
+    if context:
+        t = time.perf_counter()
+        for hit, ctx in zip(out["hits"], search_context(stores.graph, stores.search, out["hits"]), strict=True):
+            hit["context"] = ctx
+        out["steps"].append({"name": "graph context", "ms": round((time.perf_counter() - t) * 1000, 2),
+                             "detail": f"{len(out['hits'])} hit(s), batched"})
+    return out
+
+
+def context_line(hit: dict[str, Any]) -> str:
+    """A hit's context in one short line for tables and Markdown ("" when it has none)."""
+    c = hit.get("context") or {}
+    if "callers" in c:
+        parts = [f"{c['callers']} caller(s)", f"{c['callees']} callee(s)"]
+        if c.get("top_callers"):
+            parts.append("top: " + ", ".join(c["top_callers"]))
+        if c.get("endpoints"):
+            parts.append("endpoints: " + ", ".join(f"{e['endpoint']} ({e['relation']})" for e in c["endpoints"][:3]))
+        if c.get("tables"):
+            parts.append("tables: " + ", ".join(sorted({t["table"] for t in c["tables"]})))
+        return "; ".join(parts)
+    if "table_node" in c:
+        return (("in the graph" if c["table_node"] else "no code uses it") +
+                (f"; read by {', '.join(c['readers'][:3])}" if c["readers"] else "") +
+                (f"; written by {', '.join(c['writers'][:3])}" if c["writers"] else ""))
+    if "read_by" in c:
+        return ("read by " + ", ".join(f"{r['qualified_name']} ({r['file']}:{r['line']})" for r in c["read_by"][:3])
+                if c["read_by"] else "no literal reader found in code")
+    return ""
+
+
+SEARCH_TARGETS = 5  # symbols a free-text impact question starts from
+
+
+def impact_result(stores: Any, target: str, repo: str | None = None, depth: int = 5,
+                  edge_types: list[str] | None = None, include_tests: bool = True, limit: int = 200,
+                  offset: int = 0, repos: list[str] | None = None, min_confidence: float = 0.0,
+                  search_targets: int = SEARCH_TARGETS) -> tuple[Any, list[dict[str, Any]]]:
+    """(ImpactResult, picks). When ``target`` is free text (it has a space, no prefix) and
+    names no symbol, hybrid search over code picks up to ``search_targets`` symbols and the
+    answer is their joint blast radius; ``picks`` lists them with their scores
+    ([{"qualified_name", "file", "line", "repo", "score", "bm25_rank", "knn_rank"}], empty
+    when the target resolved by name). TargetNotFound when neither finds anything."""
+    from codegraph.core.impact import impact
+    from codegraph.core.targets import parse_target
+
+    kwargs = {"repo": repo, "depth": depth, "edge_types": _edge_types(edge_types), "include_tests": include_tests,
+              "limit": limit, "offset": offset, "repos": repos, "min_confidence": min_confidence}
+    try:
+        return impact(stores.graph, target, **kwargs), []
+    except TargetNotFound:
+        if parse_target(target).kind != "symbol" or " " not in target.strip() or search_targets < 1:
+            raise
+    picks = _search_targets(stores, target, repo, repos, search_targets)
+    if not picks:
+        raise TargetNotFound(f"nothing in the graph matches {target!r}, by name or by hybrid search")
+    nodes = stores.graph.get_nodes([p.pop("uid") for p in picks])
+    return impact(stores.graph, target, nodes=list(nodes.values()), **kwargs), picks
+
+
+def _search_targets(stores: Any, text: str, repo: str | None, repos: list[str] | None,
+                    n: int) -> list[dict[str, Any]]:
+    from codegraph.core.content import CODE
+    from codegraph.core.retrieval import hybrid_search
+
+    res = hybrid_search(stores.search, stores.embedder, text, k=max(3 * n, 10), repo=repo, graph=stores.graph,
+                        repos=repos, kinds=[CODE])
+    picks: list[dict[str, Any]] = []
+    for h in res.hits:
+        uid = h.chunk.symbol_uid
+        if uid.startswith("sym|") and h.chunk.kind != "section" and uid not in {p["uid"] for p in picks}:
+            picks.append({"uid": uid, "qualified_name": h.chunk.qualified_name, "file": h.chunk.file,
+                          "line": h.chunk.line, "repo": h.chunk.repo, "score": round(h.score, 5),
+                          "bm25_rank": h.bm25_rank, "knn_rank": h.knn_rank, "mode": res.mode})
+        if len(picks) >= n:
+            break
+    return picks
 
 
 def impact_answer(stores: Any, target: str, repo: str | None = None, depth: int = 5,
                   edge_types: list[str] | None = None, include_tests: bool = True, limit: int = 200,
-                  offset: int = 0, repos: list[str] | None = None) -> dict[str, Any]:
-    """Blast radius of ``target``: ``ImpactResult.to_dict()``; ``repos`` scopes it to a workspace."""
-    from codegraph.core.impact import impact
-
-    return impact(stores.graph, target, repo=repo, depth=depth, edge_types=_edge_types(edge_types),
-                  include_tests=include_tests, limit=limit, offset=offset, repos=repos).to_dict()
+                  offset: int = 0, repos: list[str] | None = None, min_confidence: float = 0.0) -> dict[str, Any]:
+    """Blast radius of ``target``: ``ImpactResult.to_dict()``; ``repos`` scopes it to a workspace.
+    A free-text target that names no symbol answers for the symbols hybrid search picked,
+    listed under ``search_targets`` with their scores (see ``impact_result``)."""
+    res, picks = impact_result(stores, target, repo, depth, edge_types, include_tests, limit, offset, repos,
+                               min_confidence)
+    out = res.to_dict()
+    if picks:
+        out["search_targets"] = picks
+    return out
 
 
 def callers_answer(stores: Any, target: str, repo: str | None = None, limit: int = 100,
@@ -194,6 +282,6 @@ def triage_decide_answer(stores: Any, action: str, target: str, repo: str | None
 
 __all__ = [
     "TRIAGE_ACTIONS", "callers_answer", "endpoint_answer", "freshness_answer", "impact_answer",
-    "known_repo", "search_answer", "stats_answer", "table_answer", "triage_decide_answer", "triage_list_answer",
+    "context_line", "known_repo", "search_answer", "stats_answer", "table_answer", "triage_decide_answer", "triage_list_answer",
     "triage_repo",
 ]

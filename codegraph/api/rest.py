@@ -3,7 +3,7 @@
 The same operations as the MCP tools, answered with the same JSON as ``codegraph ...
 --json`` (``codegraph.api.answers`` defines both):
 
-    GET  /api/search?q=...&k=10&repo=          hybrid search
+    GET  /api/search?q=...&k=10&repo=&kind=    hybrid search (kind: code|schema|config|docs, repeat)
     GET  /api/callers?target=...&repo=&limit=  direct callers
     GET  /api/impact?target=...&depth=5&edge_type=CALLS&include_tests=true&limit=&offset=
     GET  /api/table?name=orders&depth=1        code touching a table (no name: the tables)
@@ -135,9 +135,13 @@ def create_app(settings: Settings | None = None, stores: Any = None) -> FastAPI:
     @api.get("/search", tags=["questions"], response_model=Answer)
     def search(q: Annotated[str, Query(min_length=1, description="Words or a description.")],
                k: Annotated[int, Query(ge=1, le=100, description="Hits to return.")] = 10,
-               repo: Repo = None) -> dict[str, Any]:
-        """Hybrid search (BM25 + kNN fused by RRF; BM25 only without a model, as `mode` says)."""
-        return answers.search_answer(stores, q, k=k, repo=repo)
+               repo: Repo = None,
+               kind: Annotated[list[str] | None, Query(description=(
+                   "Content kinds (repeat): code, schema, config, docs; default all."))] = None) -> dict[str, Any]:
+        """Hybrid search (BM25 + kNN fused by RRF; BM25 only without a model, as `mode` says) over code,
+        SQL schema, config properties and Markdown docs; each hit says its `content` kind and carries its
+        graph `context` (callers/callees, top callers, endpoints, tables; readers of a table or key)."""
+        return answers.search_answer(stores, q, k=k, repo=repo, kinds=kind)
 
     @api.get("/callers", tags=["questions"], response_model=Answer)
     def callers(target: Target, repo: Repo = None, limit: Limit = 100) -> dict[str, Any]:

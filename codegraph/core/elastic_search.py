@@ -1,10 +1,10 @@
 """Elasticsearch 8 SearchIndex (official ``elasticsearch`` client), docs/DESIGN.md#search.
 
-Indices: one per repo and content kind, ``<prefix>-<repo slug>-<kind>``. The only
-content kind so far is ``code`` (chunks of source files: functions, methods, classes,
-file sections); a later kind (e.g. ``issues``) gets its own index with its own mapping
-and never shares BM25 statistics with code. An index template ``<prefix>-code`` gives
-every code index its mapping, so bulk writes may create indices on the fly.
+Indices: one per repo and content kind, ``<prefix>-<repo slug>-<kind>``: ``code``
+(chunks of source files: functions, methods, classes, file sections) and the kinds of
+``codegraph.core.content`` (schema, config, docs; ``for_kind`` gives their index object).
+No kind shares BM25 statistics with another. An index template ``<prefix>-<kind>`` gives
+every index of a kind its mapping, so bulk writes may create indices on the fly.
 
 Mapping: ``text`` (standard analyzer); ``identifiers``, ``name``, ``qualified_name``
 (analyzer ``codegraph_identifier`` = standard tokenizer + lowercase) holding the
@@ -132,9 +132,12 @@ class ElasticsearchIndex:
     backend = "elasticsearch"
 
     def __init__(self, url: str, prefix: str = "codegraph", request_timeout: float = 30.0,
-                 attempts: int = 3) -> None:
+                 attempts: int = 3, kind: str = KIND) -> None:
         self.url = url
         self.prefix = prefix.lower()
+        self.kind = kind
+        self._request_timeout = request_timeout
+        self._kinds: dict[str, ElasticsearchIndex] = {}
         self.client = Elasticsearch(url, request_timeout=request_timeout, max_retries=0, retry_on_timeout=False)
         self._attempts = attempts
         self._ready: set[str] = set()  # indices known to exist with our mapping
@@ -148,10 +151,21 @@ class ElasticsearchIndex:
 
     # -- plumbing ---------------------------------------------------------------------
     def index_name(self, repo: str) -> str:
-        return f"{self.prefix}-{index_slug(repo)}-{KIND}"
+        return f"{self.prefix}-{index_slug(repo)}-{self.kind}"
 
     def _scope(self, repo: str | None) -> str:
-        return self.index_name(repo) if repo is not None else f"{self.prefix}-*-{KIND}"
+        return self.index_name(repo) if repo is not None else f"{self.prefix}-*-{self.kind}"
+
+    def for_kind(self, kind: str) -> ElasticsearchIndex:
+        """The index object of another content kind on the same server (same prefix);
+        its template is put on first use. ``code`` is this object."""
+        if kind == self.kind:
+            return self
+        if kind not in self._kinds:
+            other = ElasticsearchIndex(self.url, self.prefix, self._request_timeout, self._attempts, kind=kind)
+            other.ensure_schema()
+            self._kinds[kind] = other
+        return self._kinds[kind]
 
     def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a client call with retries on transient errors; no answer ->
@@ -271,16 +285,19 @@ class ElasticsearchIndex:
 
     # -- lifecycle --------------------------------------------------------------------
     def ensure_schema(self) -> None:
-        """Put the index template for ``<prefix>-*-code`` (idempotent)."""
+        """Put the index template for ``<prefix>-*-<kind>`` (idempotent)."""
         self._call(
             self.client.indices.put_index_template,
-            name=f"{self.prefix}-{KIND}",
-            index_patterns=[f"{self.prefix}-*-{KIND}"],
+            name=f"{self.prefix}-{self.kind}",
+            index_patterns=[f"{self.prefix}-*-{self.kind}"],
             priority=200,
             template={"settings": self._settings(), "mappings": _MAPPINGS},
         )
 
     def close(self) -> None:
+        for other in self._kinds.values():
+            other.close()
+        self._kinds.clear()
         self.client.close()
 
     # -- writes -----------------------------------------------------------------------
@@ -355,9 +372,16 @@ class ElasticsearchIndex:
         self._refresh(set(where.values()))
 
     def delete_repo(self, repo: str) -> None:
+        """Delete the repo's index of this kind; from the code index, every kind's."""
         index = self.index_name(repo)
         self._call(self.client.indices.delete, index=index, ignore_unavailable=True)
         self._ready.discard(index)
+        if self.kind == KIND:
+            from codegraph.core.content import CONTENT_KINDS
+
+            for kind in CONTENT_KINDS:
+                if kind != KIND:
+                    self.for_kind(kind).delete_repo(repo)
 
     # -- reads ------------------------------------------------------------------------
     def chunk_ids_by_file(self, repo: str, paths: list[str] | None = None) -> dict[str, list[str]]:

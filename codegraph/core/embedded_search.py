@@ -165,8 +165,10 @@ class EmbeddedSearchIndex:
 
     backend = "embedded"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, kind: str = "code") -> None:
         self.path = Path(path)
+        self.kind = kind
+        self._kinds: dict[str, EmbeddedSearchIndex] = {}
         self._local = threading.local()
         self._conns: list[tuple[weakref.ref[threading.Thread], sqlite3.Connection]] = []
         self._conns_lock = threading.Lock()
@@ -239,7 +241,21 @@ class EmbeddedSearchIndex:
             for stmt in _split_sql(_SCHEMA):
                 c.execute(stmt)
 
+    def for_kind(self, kind: str) -> EmbeddedSearchIndex:
+        """The index of another content kind (codegraph.core.content): its own SQLite file
+        beside this one (``search-<kind>.db``), so its BM25 statistics are its own. ``code``
+        (this object's kind) is this object."""
+        if kind == self.kind:
+            return self
+        if kind not in self._kinds:
+            self._kinds[kind] = EmbeddedSearchIndex(self.path.with_name(f"{self.path.stem}-{kind}{self.path.suffix}"),
+                                                    kind=kind)
+        return self._kinds[kind]
+
     def close(self) -> None:
+        for other in self._kinds.values():
+            other.close()
+        self._kinds.clear()
         with self._conns_lock:
             for _, c in self._conns:
                 c.close()
@@ -330,10 +346,17 @@ class EmbeddedSearchIndex:
                 self._bump(conn, repos)
 
     def delete_repo(self, repo: str) -> None:
+        """Delete the repo's chunks of this kind; from the code index, every kind's."""
         with self._write() as conn:
             conn.execute("DELETE FROM vectors WHERE repo = ?", (repo,))
             conn.execute("DELETE FROM chunks WHERE repo = ?", (repo,))
             self._bump(conn, {repo})
+        if self.kind == "code":
+            from codegraph.core.content import CONTENT_KINDS
+
+            for kind in CONTENT_KINDS:
+                if kind != "code":
+                    self.for_kind(kind).delete_repo(repo)
 
     # -- reads ------------------------------------------------------------------------
     def chunk_ids_by_file(self, repo: str, paths: list[str] | None = None) -> dict[str, list[str]]:

@@ -124,6 +124,7 @@ class SearchHit:
     knn_rank: int | None = None
     bm25_score: float | None = None
     knn_similarity: float | None = None
+    content: str = "code"  # content kind (codegraph.core.content): code | schema | config | docs
 
 
 @dataclass(slots=True)
@@ -153,7 +154,8 @@ class SearchResult:
                 {
                     "chunk_id": h.chunk.chunk_id, "repo": h.chunk.repo, "file": h.chunk.file,
                     "line": h.chunk.line, "end_line": h.chunk.end_line, "kind": h.chunk.kind,
-                    "qualified_name": h.chunk.qualified_name, "score": h.score,
+                    "qualified_name": h.chunk.qualified_name, "content": h.content,
+                    "symbol_uid": h.chunk.symbol_uid, "score": h.score,
                     "bm25_rank": h.bm25_rank, "knn_rank": h.knn_rank, "text": h.chunk.text,
                 }
                 for h in self.hits
@@ -226,25 +228,34 @@ def hybrid_search(
     graph: GraphStore | NodeFilter | None = None,
     candidates: int | None = None,
     repos: list[str] | None = None,
+    kinds: list[str] | None = None,
 ) -> SearchResult:
     """Top ``k`` chunks for ``query``: BM25 top-N and kNN top-N (N = ``candidates``,
     default max(50, 5k)) fused by RRF (k=60), then, when ``graph`` is given (a GraphStore
-    or a function uids -> existing uids), hits whose symbol_uid (else file_uid) has no
+    or a function uids -> existing uids), code hits whose symbol_uid (else file_uid) has no
     graph node are dropped, checked in one batch. Falls back to BM25 alone, saying why,
     when no embedder/model is available or the index holds no vectors for the scope.
     Model loading is its own step ("load model"), so "embed query" is the query's cost.
     ``repos`` (a workspace) searches each repository and fuses all their rankings by
-    RRF, so no repository's score scale dominates. Raises StoreUnavailable from the index."""
+    RRF, so no repository's score scale dominates. ``kinds``: content kinds to search
+    (codegraph.core.content; default all): each kind's index ranks on its own and the
+    rankings are fused by RRF, so code hits keep their order among themselves; schema,
+    config and docs hits are file-backed and never dropped by the graph join. Raises
+    StoreUnavailable from the index, BadInput for an unknown kind."""
+    from codegraph.core.content import CODE, kind_indexes
+
     n = candidates or max(50, 5 * k)
     scopes: list[str | None] = list(repos) if repos is not None else [repo]
+    sources = kind_indexes(index, kinds)  # [(kind, index)]
     steps: list[Step] = []
     mode, reason = "hybrid", ""
 
     t = time.perf_counter()
-    bm_lists = [index.bm25(query, n, repo=r) for r in scopes]
-    bm = [h for lst in bm_lists for h in lst]
+    bm_lists = [(kind, ix.bm25(query, n, repo=r)) for kind, ix in sources for r in scopes]  # type: ignore[attr-defined]
+    bm = [h for _, lst in bm_lists for h in lst]
     steps.append(Step("bm25", (time.perf_counter() - t) * 1000, f"{len(bm)} hits"))
 
+    kn_lists: list[tuple[str, list[tuple[str, float]]]] = []
     kn: list[tuple[str, float]] = []
     if embedder is None:
         mode, reason = "bm25-only", "no embedder configured"
@@ -272,33 +283,37 @@ def hybrid_search(
             qv = embedder.embed_query(query)
             steps.append(Step("embed query", (time.perf_counter() - t) * 1000))
         t = time.perf_counter()
-        kn_lists = [index.knn(qv, n, repo=r) for r in scopes]
-        kn = [h for lst in kn_lists for h in lst]
+        kn_lists = [(kind, ix.knn(qv, n, repo=r)) for kind, ix in sources for r in scopes]  # type: ignore[attr-defined]
+        kn = [h for _, lst in kn_lists for h in lst]
         steps.append(Step("knn", (time.perf_counter() - t) * 1000, f"{len(kn)} hits"))
         if not kn:
             mode, reason = "bm25-only", NO_VECTORS
 
     t = time.perf_counter()
-    if len(scopes) == 1:
-        fused = rrf_fuse([[c for c, _ in bm], [c for c, _ in kn]])
-    else:
-        fused = rrf_fuse([[c for c, _ in lst] for lst in bm_lists + (kn_lists if kn else [])])
-    bm_rank = {c: (i, s) for lst in bm_lists for i, (c, s) in enumerate(lst, 1)}
-    kn_rank = {c: (i, s) for lst in (kn_lists if kn else []) for i, (c, s) in enumerate(lst, 1)}
+    rankings = [[c for c, _ in lst] for _, lst in bm_lists + (kn_lists if kn else [])]
+    fused = rrf_fuse(rankings)
+    bm_rank = {c: (i, s) for _, lst in bm_lists for i, (c, s) in enumerate(lst, 1)}
+    kn_rank = {c: (i, s) for _, lst in (kn_lists if kn else []) for i, (c, s) in enumerate(lst, 1)}
+    kind_of = {c: kind for kind, lst in bm_lists + kn_lists for c, _ in lst}
     steps.append(Step("fuse", (time.perf_counter() - t) * 1000, f"rrf k={RRF_K}, {len(fused)} candidates"))
 
     t = time.perf_counter()
-    chunks = index.get_chunks([c for c, _ in fused])
+    chunks: dict[str, Chunk] = {}
+    for kind, ix in sources:
+        ids = [c for c, _ in fused if kind_of.get(c) == kind]
+        if ids:
+            chunks.update(ix.get_chunks(ids))  # type: ignore[attr-defined]
     steps.append(Step("fetch chunks", (time.perf_counter() - t) * 1000, f"{len(chunks)} chunks"))
 
     dropped = 0
     if graph is not None:
         t = time.perf_counter()
-        uids = sorted({_graph_uid(ch) for ch in chunks.values() if _graph_uid(ch)})
+        code = {cid: ch for cid, ch in chunks.items() if kind_of.get(cid) == CODE}
+        uids = sorted({_graph_uid(ch) for ch in code.values() if _graph_uid(ch)})
         present = _existing(graph, uids) if uids else set()
-        keep = {cid for cid, ch in chunks.items() if _graph_uid(ch) in present}
-        dropped = len(chunks) - len(keep)
-        chunks = {cid: ch for cid, ch in chunks.items() if cid in keep}
+        gone = {cid for cid, ch in code.items() if _graph_uid(ch) not in present}
+        dropped = len(gone)
+        chunks = {cid: ch for cid, ch in chunks.items() if cid not in gone}
         steps.append(Step("graph join", (time.perf_counter() - t) * 1000, f"{dropped} without graph node dropped"))
 
     hits: list[SearchHit] = []
@@ -311,6 +326,7 @@ def hybrid_search(
             chunk=ch, score=score,
             bm25_rank=b[0] if b else None, knn_rank=v[0] if v else None,
             bm25_score=b[1] if b else None, knn_similarity=v[1] if v else None,
+            content=kind_of.get(cid, CODE),
         ))
         if len(hits) >= k:
             break

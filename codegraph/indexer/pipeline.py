@@ -64,6 +64,7 @@ class IndexSummary:
     commit: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
     messages: list[str] = field(default_factory=list)
+    content: dict[str, Any] = field(default_factory=dict)  # schema/config/docs chunks (indexer/content.py)
     # Cross-boundary links (docs/boundaries.md): client URLs that matched no endpoint or several,
     # the first of them listed (file, line, method, url, reason, candidates), and counts.
     unplaced_urls: int = 0
@@ -199,7 +200,15 @@ def index_repo(
                 fresh[path].file.route = route
         plan = LoadPlan(s, root, repo, fresh, chunks, removed, set(current), known, fingerprint, t0,
                         decisions=decisions, rebuild=rebuild, progress=tick, pages=pages)
-        return apply_extractions(plan, graph, search, state)
+        s = apply_extractions(plan, graph, search, state)
+        if search is not None and hasattr(search, "for_kind"):
+            # Schema, config and docs chunks, each kind in its own index (indexer/content.py).
+            from codegraph.indexer.content import index_content
+
+            t = time.perf_counter()
+            s.content = index_content(root, repo, search, max_file_bytes, include=include, exclude=exclude).to_dict()
+            s.timings["content"] = time.perf_counter() - t
+        return s
     finally:
         if gc_was_enabled:
             gc.enable()

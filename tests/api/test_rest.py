@@ -87,8 +87,58 @@ def test_answers_hold_what_the_fixture_has(client: TestClient) -> None:
     assert [t["name"] for t in tables["items"]] == ["orders"] and tables["total"] == 1
     eps = client.get("/api/endpoint").json()
     assert sorted(e["name"] for e in eps["items"]) == ["GET /api/orders/:order_id", "POST /api/orders"]
-    hits = client.get("/api/search", params={"q": "persist an order in the database"}).json()
+    hits = client.get("/api/search", params={"q": "persist an order", "kind": "code"}).json()
     assert hits["mode"] == "bm25-only" and hits["hits"][0]["qualified_name"] == "shop.repo.save_order"
+    assert {h["content"] for h in hits["hits"]} == {"code"}
+
+
+def test_search_kinds_and_graph_context(client: TestClient) -> None:
+    def top(q: str, kind: str) -> dict[str, Any]:
+        r = client.get("/api/search", params={"q": q, "kind": kind, "k": 3})
+        assert r.status_code == 200, r.text
+        return r.json()["hits"][0]
+
+    save = top("persist an order", "code")
+    assert save["context"] == {"callers": 1, "callees": 0, "unresolved_callees": 1,
+                               "top_callers": ["shop.service.OrderService.place"], "endpoints": [],
+                               "tables": [{"table": "orders", "access": "WRITES", "via": ""}]}
+    handler = top("return one order as json", "code")
+    assert handler["qualified_name"] == "shop.app.get_order"
+    assert {"endpoint": "GET /api/orders/:order_id", "relation": "handles"} in handler["context"]["endpoints"]
+    # get_order -> OrderService.find and the OrderService constructor; neither touches a table itself.
+    assert (handler["context"]["callers"], handler["context"]["callees"], handler["context"]["tables"]) == (0, 2, [])
+    orders = top("orders table total", "schema")
+    assert (orders["content"], orders["kind"], orders["qualified_name"], orders["file"], orders["line"]) == (
+        "schema", "table", "orders", "db/schema.sql", 2)
+    assert orders["context"] == {"table_node": "table|golden_shop|orders", "readers": ["shop.repo.load_order"],
+                                 "writers": ["shop.repo.save_order"]}
+    customers = top("customers email", "schema")
+    assert customers["qualified_name"] == "customers" and customers["context"]["table_node"] is None
+    env = top("DATABASE_URL", "config")
+    assert (env["file"], env["line"], env["text"]) == (".env.example", 2, "DATABASE_URL = postgresql://localhost/shop")
+    assert env["context"]["read_by"] == [{"qualified_name": "shop.settings.database_url", "file": "shop/settings.py",
+                                          "line": 7, "repo": REPO, "name": "DATABASE_URL"}]
+    spring = top("datasource url", "config")
+    assert spring["qualified_name"] == "shop.datasource.url" and spring["file"] == "config/application.yml"
+    assert [r["name"] for r in spring["context"]["read_by"]] == ["DATABASE_URL"]  # via its ${DATABASE_URL:...}
+    doc = top("refund reverses", "docs")
+    assert (doc["content"], doc["qualified_name"], doc["file"], doc["line"]) == (
+        "docs", "golden shop > Orders > Refunds", "README.md", 10)
+    bad = client.get("/api/search", params={"q": "x", "kind": "pictures"})
+    assert bad.status_code == 400 and "pictures" in bad.json()["error"]
+
+
+def test_impact_of_free_text_picks_targets_by_search(client: TestClient, indexed: Settings) -> None:
+    r = client.get("/api/impact", params={"target": "persist an order", "depth": 2})
+    assert r.status_code == 200, r.text
+    d = r.json()
+    picks = d["search_targets"]
+    assert picks[0]["qualified_name"] == "shop.repo.save_order" and picks[0]["score"] > 0
+    assert {t["qualified_name"] for t in d["targets"]} == {p["qualified_name"] for p in picks}
+    assert "shop.service.OrderService.place" in {c["node"]["qualified_name"] for c in d["callers"]}
+    assert stable(d) == stable(cli_json(indexed, "impact", "persist an order", "--depth", "2"))
+    # A bare name that matches nothing stays an error (no guessing from one word).
+    assert client.get("/api/impact", params={"target": "nosuchname"}).status_code == 404
 
 
 def test_errors_are_one_line_with_a_status(client: TestClient) -> None:

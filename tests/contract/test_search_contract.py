@@ -69,7 +69,8 @@ def teardown_module() -> None:
         left = client.indices.get(index=f"{_ES_PREFIX}-*", allow_no_indices=True).body
         for name in left:
             client.indices.delete(index=name)
-        client.indices.delete_index_template(name=f"{_ES_PREFIX}-code")
+        for kind in ("code", "schema", "config", "docs"):
+            client.indices.delete_index_template(name=f"{_ES_PREFIX}-{kind}")
         es.close()
     for ix in _INDICES.values():
         ix.close()
@@ -385,3 +386,25 @@ def test_unreachable_backend_raises_store_unavailable(index: SearchIndex, tmp_pa
             dead.bm25("parse config", 5)
         assert "\n" not in str(ei.value)
         assert time.perf_counter() - t < 15
+
+
+def test_each_content_kind_has_its_own_index_per_repo(index: SearchIndex, srepo: str) -> None:
+    """Schema / config / docs chunks live in their kind's index: code BM25 never sees them,
+    each kind's stats count only its own, and deleting the repo empties every kind."""
+    code = mk(srepo, "app/orders.py", "app.orders.refund", "def refund(order):\n    return reverse(order)")
+    doc = dataclasses.replace(mk(srepo, "README.md", "Orders > Refunds", "### Refunds\nA refund reverses an order.",
+                                 kind="doc", language="docs"), chunk_id=f"docs:{srepo}:1", symbol_uid="", file_uid="")
+    docs = index.for_kind("docs")  # type: ignore[attr-defined]
+    assert index.for_kind("code") is index  # type: ignore[attr-defined]
+    index.upsert_chunks([code])
+    docs.upsert_chunks([doc])
+    assert [c for c, _ in index.bm25("refund reverses order", 10, repo=srepo)] == [code.chunk_id]
+    assert [c for c, _ in docs.bm25("refund reverses order", 10, repo=srepo)] == [doc.chunk_id]
+    assert docs.stats(srepo)["chunks"] == 1 and index.stats(srepo)["chunks"] == 1
+    assert docs.get_chunks([doc.chunk_id])[doc.chunk_id].qualified_name == "Orders > Refunds"
+    if index.backend == "elasticsearch":
+        assert docs.index_name(srepo).endswith("-docs") and index.index_name(srepo).endswith("-code")
+    else:
+        assert docs.path.name == "search-docs.db" and docs.path.parent == index.path.parent
+    index.delete_repo(srepo)
+    assert docs.stats(srepo)["chunks"] == 0

@@ -230,7 +230,8 @@ def test_search_is_paged_and_bm25_only_without_model(session_log: dict[str, Any]
     assert p1["items"][0]["qualified_name"] == "pkg.store.helper" and p1["items"][0]["line"] == 33
     assert [i["rank"] for i in p2["items"]] == [4, 5, 6]
     assert not {i["qualified_name"] for i in p1["items"]} & {i["qualified_name"] for i in p2["items"]}
-    assert "`pkg.store.helper` (function) — pkg/store.py:33" in text and "open-ended" in text
+    assert "`pkg.store.helper` (code: function) — pkg/store.py:33" in text and "open-ended" in text
+    assert p1["items"][0]["content"] == "code" and "callers" in p1["items"][0]["context"]
 
 
 def test_table_and_endpoint(session_log: dict[str, Any]) -> None:

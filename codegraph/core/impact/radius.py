@@ -20,7 +20,7 @@ from codegraph.core.impact.surroundings import (
 from codegraph.core.impact.walk import CALLER_EDGES, Walk, callees
 from codegraph.core.impact.widening import dispatch as dispatch_of
 from codegraph.core.impact.widening import widen
-from codegraph.core.models import CALLS, DERIVED_EDGES, EDGE_TYPES, ENDPOINT, EXPOSES, SYMBOL, Step
+from codegraph.core.models import CALLS, DERIVED_EDGES, EDGE_TYPES, ENDPOINT, EXPOSES, SYMBOL, Node, Step
 from codegraph.core.targets import parse_target, resolve_target, resolve_target_in
 from codegraph.core.targets import shown as _shown
 
@@ -57,6 +57,7 @@ def impact(
     dispatch: bool = True,
     repos: list[str] | None = None,
     min_confidence: float = 0.0,
+    nodes: list[Node] | None = None,
 ) -> ImpactResult:
     """Blast radius of ``target`` (see codegraph.core.targets for the forms).
 
@@ -73,9 +74,15 @@ def impact(
     ``repos`` scopes the answer to a workspace (docs/DESIGN.md#workspaces): the target
     is looked up in those repositories and only callers in them are listed; the walk
     crosses repositories over cross-repo edges.
+
+    ``nodes``: start from these graph nodes instead of resolving ``target`` (which then only
+    names the answer), e.g. the symbols a free-text search picked (api/answers.py).
     """
     step = _Steps()
-    resolved = resolve_target(store, target, repo) if repos is None else resolve_target_in(store, target, repos)
+    if nodes is not None:
+        resolved = list(nodes)
+    else:
+        resolved = resolve_target(store, target, repo) if repos is None else resolve_target_in(store, target, repos)
     step("resolve target", f"{len(resolved)} match(es)")
     types = list(edge_types or CALLER_EDGES)
     unknown = [t for t in types if t not in EDGE_TYPES]
