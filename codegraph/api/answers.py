@@ -15,7 +15,7 @@ from typing import Any
 
 from codegraph.core.errors import BadInput, TargetNotFound
 from codegraph.core.git import git_head
-from codegraph.core.models import EDGE_TYPES, ENDPOINT, TABLE
+from codegraph.core.models import ENDPOINT, TABLE
 
 TRIAGE_ACTIONS = ("resolve", "external", "ignore", "undo")
 
@@ -28,11 +28,8 @@ def known_repo(graph: Any, repo: str | None) -> None:
 
 
 def _edge_types(edge_types: list[str] | None) -> list[str] | None:
-    types = [e.upper() for e in edge_types] if edge_types else None
-    bad = [e for e in types or [] if e not in EDGE_TYPES]
-    if bad:
-        raise BadInput(f"unknown edge type(s) {', '.join(bad)}; known: {', '.join(EDGE_TYPES)}")
-    return types
+    """Upper-cased; the core's ``impact`` refuses unknown types with one line."""
+    return [e.upper() for e in edge_types] if edge_types else None
 
 
 # -- questions -------------------------------------------------------------------------------
