@@ -210,9 +210,26 @@ def _module_qn(path: str) -> str:
     return re.sub(r"(\.d)?\.(m|c)?[jt]sx?$", "", path)
 
 
-def _provider_qns(key: str, prov: Provides) -> list[str]:
+_SPLIT = re.compile(r"\.|/|::")
+
+
+def _prefixes(key: str) -> list[str]:
+    """``key`` and every prefix of it that ends at a separator (``.``, ``/``, ``::``), longest first."""
+    return [key] + [key[:m.start()] for m in reversed(list(_SPLIT.finditer(key)))]
+
+
+def _providers_of(key: str, index: dict[str, list[str]]) -> dict[str, str]:
+    """peer -> the longest name it provides that ``key`` starts with (see provides.Provides.match)."""
+    out: dict[str, str] = {}
+    for pre in _prefixes(key):
+        for p in index.get(pre, ()):
+            out.setdefault(p, pre)
+    return out
+
+
+def _provider_qns(key: str, prov: Provides, name: str | None = None) -> list[str]:
     """Qualified names ``key`` may carry inside the provider (before re-exports)."""
-    name = prov.match(key)
+    name = name if name is not None else prov.match(key)
     if name is None:
         return []
     if prov.names[name] != "npm":
@@ -363,20 +380,22 @@ def _link_one(graph: GraphStore, state: StateStore, info: _Peers, b: str, peers:
                 n = _need_from_saved(d)
                 needs.setdefault(n.edge.key(), n)
     provs = {p: info.provides(p) for p in peers}
+    index: dict[str, list[str]] = defaultdict(list)  # provided name -> peers providing it
+    for p, prov in provs.items():
+        for name in prov.names:
+            index[name].append(p)
     # every provider qualified name to look up, per peer
     wanted: dict[str, set[str]] = defaultdict(set)
     plans: dict[tuple[str, str, str, str, int], list[tuple[str, list[str]]]] = {}
     for k, need in needs.items():
-        plan = []
-        for p, prov in provs.items():
-            qns: list[str] = []
-            for key in need.keys:
-                for q in _provider_qns(key, prov):
-                    qns.extend(_expand(q, info.aliases(p)))
-            qns = list(dict.fromkeys(qns))
-            if qns:
-                plan.append((p, qns))
-                wanted[p].update(qns)
+        per_peer: dict[str, list[str]] = defaultdict(list)
+        for key in need.keys:
+            for p, name in _providers_of(key, index).items():
+                for q in _provider_qns(key, provs[p], name):
+                    per_peer[p].extend(_expand(q, info.aliases(p)))
+        plan = [(p, list(dict.fromkeys(qns))) for p, qns in per_peer.items() if qns]
+        for p, qns in plan:
+            wanted[p].update(qns)
         plans[k] = plan
     found = {p: graph.symbols_by_qualified_name(sorted(qs), p) for p, qs in wanted.items()}
     converted: dict[str, list[dict[str, Any]]] = defaultdict(list)
