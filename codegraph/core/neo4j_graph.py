@@ -509,9 +509,10 @@ class Neo4jGraphStore:
             gone[_ident(e.type)].append({"s": e.source, "t": e.target, "f": e.file, "l": e.line})
 
         def work(tx: neo4j.Transaction) -> int:
-            for t in DERIVED_EDGES:
-                tx.run(f"MATCH ()-[r:{t}]->() WHERE r.repo = $repo AND r.resolution = 'cross_repo' DELETE r",
-                       repo=repo).consume()
+            # Every cross-repo edge starts at a node of ``repo``: expand from the repo's nodes
+            # (entity_repo index) instead of scanning each relationship type.
+            tx.run(f"MATCH (a:{ENTITY} {{repo: $repo}})-[r]->() WHERE r.repo = $repo AND r.resolution = 'cross_repo' "
+                   "DELETE r", repo=repo).consume()
             for etype, rows in gone.items():
                 for part in _chunks(rows):
                     tx.run(f"UNWIND $rows AS e MATCH (a:{ENTITY} {{uid: e.s}})-[r:{etype}]->(b:{ENTITY} {{uid: e.t}}) "

@@ -50,6 +50,7 @@ from codegraph.core.models import (
     Node,
     StubRecord,
     file_uid,
+    stable_hash,
     stub_uid,
 )
 from codegraph.core.workspace import WorkspaceConfig, save_linked
@@ -62,6 +63,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS cross_needs (repo TEXT, path TEXT, edges_hash TEXT, needs TEXT, PRIMARY KEY (repo, path));
 CREATE TABLE IF NOT EXISTS cross_client_calls (repo TEXT PRIMARY KEY, calls TEXT);
 CREATE TABLE IF NOT EXISTS cross_report (repo TEXT PRIMARY KEY, report TEXT);
+CREATE TABLE IF NOT EXISTS cross_cache (repo TEXT, kind TEXT, version TEXT, blob TEXT, PRIMARY KEY (repo, kind));
 """
 _HTTP_REASONS = ("no_match", "external", "ambiguous")
 _VAR = re.compile(r"^\$?\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
@@ -99,9 +101,21 @@ def report(state: StateStore, repo: str) -> dict[str, Any]:
     return json.loads(row[0]) if row else {}
 
 
+def _cached(state: StateStore, repo: str, kind: str, version: str) -> Any:
+    """What a pass stored for ``repo`` while it was at ``version`` (its Repo node's import
+    and check times: any re-run of the repo invalidates it), or None."""
+    row = _conn(state).execute("SELECT version, blob FROM cross_cache WHERE repo=? AND kind=?", (repo, kind)).fetchone()
+    return json.loads(row[1]) if row and row[0] == version else None
+
+
+def _cache(state: StateStore, repo: str, kind: str, version: str, value: Any) -> None:
+    with _conn(state) as c:
+        c.execute("INSERT OR REPLACE INTO cross_cache VALUES (?,?,?,?)", (repo, kind, version, json.dumps(value)))
+
+
 def forget(state: StateStore, repo: str) -> None:
     with _conn(state) as c:
-        for t in ("cross_needs", "cross_client_calls", "cross_report"):
+        for t in ("cross_needs", "cross_client_calls", "cross_report", "cross_cache"):
             c.execute(f"DELETE FROM {t} WHERE repo=?", (repo,))
 
 
@@ -134,9 +148,14 @@ class _Need:
 class _Peers:
     """Lazily read facts about the peer repositories, shared by one pass."""
 
-    def __init__(self, graph: GraphStore, roots: dict[str, Path | None]) -> None:
+    def __init__(self, graph: GraphStore, roots: dict[str, Path | None], state: StateStore | None = None,
+                 versions: dict[str, str] | None = None) -> None:
         self.graph = graph
         self.roots = roots
+        # Provides and re-exports only change when the repo is re-indexed: cached per version.
+        self.state = state
+        self.versions = versions or {}
+        self._digests: dict[str, str] = {}
         self._provides: dict[str, Provides] = {}
         self._aliases: dict[str, dict[str, list[str]]] = {}
         self._endpoints: dict[str, list[Node]] = {}
@@ -144,13 +163,41 @@ class _Peers:
 
     def provides(self, repo: str) -> Provides:
         if repo not in self._provides:
-            self._provides[repo] = read_provides(self.graph, repo, self.roots.get(repo))
+            hit = self._get(repo, "provides")
+            if hit is not None:
+                self._provides[repo] = Provides(**hit)
+            else:
+                self._provides[repo] = read_provides(self.graph, repo, self.roots.get(repo))
+                self._put(repo, "provides", asdict(self._provides[repo]))
         return self._provides[repo]
+
+    def version(self, repo: str) -> str:
+        """The repo's Repo-node times plus a digest of its indexer state (content and edge
+        hashes per file): changes whenever the repo is re-indexed, even within a second.
+        "" (no caching) when this machine's state does not know the repo."""
+        if repo not in self._digests:
+            hashes = self.state.file_hashes(repo) if self.state is not None else {}
+            self._digests[repo] = stable_hash(self.versions.get(repo, ""), *sorted(
+                f"{p}|{c}|{e}" for p, (c, e) in hashes.items())) if hashes else ""
+        return self._digests[repo]
+
+    def _get(self, repo: str, kind: str) -> Any:
+        v = self.version(repo)
+        return _cached(self.state, repo, kind, v) if self.state is not None and v else None
+
+    def _put(self, repo: str, kind: str, value: Any) -> None:
+        v = self.version(repo)
+        if self.state is not None and v:
+            _cache(self.state, repo, kind, v, value)
 
     def aliases(self, repo: str) -> dict[str, list[str]]:
         """``module_qn.name`` -> qualified names it re-exports (from IMPORTS ``symbols``)."""
         if repo in self._aliases:
             return self._aliases[repo]
+        hit = self._get(repo, "aliases")
+        if hit is not None:
+            self._aliases[repo] = hit
+            return hit
         files = _all(self.graph, FILE, repo)
         out: dict[str, list[str]] = defaultdict(list)
         hits = self.graph.neighbours([f.uid for f in files], "out", [IMPORTS])
@@ -168,6 +215,7 @@ class _Peers:
                         if q not in out[f"{module}.{name}"]:
                             out[f"{module}.{name}"].append(q)
         self._aliases[repo] = dict(out)
+        self._put(repo, "aliases", self._aliases[repo])
         return self._aliases[repo]
 
     def endpoints(self, repo: str) -> list[Node]:
@@ -232,7 +280,14 @@ def _provider_qns(key: str, prov: Provides, name: str | None = None) -> list[str
     name = name if name is not None else prov.match(key)
     if name is None:
         return []
-    if prov.names[name] != "npm":
+    eco = prov.names[name]
+    if eco == "rust":  # a crate's own qualified names start below the crate: `acme::round` is `round`
+        rest = key[len(name):].lstrip(":.")
+        return [rest] if rest else []
+    if eco == "go":  # `github.com/acme/lib/money.Round` is `money.Round` inside the module
+        rest = key[len(name):].lstrip("/.")
+        return [rest] if rest else []
+    if eco != "npm":
         return [key]
     rest = key[len(name):]
     sub, member = "", ""
@@ -347,7 +402,10 @@ def link_workspace(
     members = {r for w in cfg.workspaces for r in w.repos}
     targets = [r for r in (repos if repos is not None else sorted(members)) if r in nodes]
     roots = {name: (Path(n.props["path"]) if n.props.get("path") else None) for name, n in nodes.items()}
-    info = _Peers(graph, roots)
+    versions = {name: "|".join(str(n.props.get(k) or "") for k in ("last_imported_at", "last_checked_at",
+                                                                       "extractor_version"))
+                for name, n in nodes.items()}
+    info = _Peers(graph, roots, state, versions)
     for b in targets:
         peers = [p for p in cfg.peers(b) if p in nodes]
         counts = _link_one(graph, state, info, b, peers, cfg, out)
@@ -369,16 +427,25 @@ def _link_one(graph: GraphStore, state: StateStore, info: _Peers, b: str, peers:
     restore_nodes: list[Node] = []
 
     # -- library -------------------------------------------------------------------
-    current, _ = _stub_needs(graph, b)
     hashes = state.file_hashes(b)
-    saved = _saved_needs(state, b)
-    needs: dict[tuple[str, str, str, str, int], _Need] = {n.edge.key(): n for n in current}
-    stored = set(needs)
-    for path, (h, lst) in saved.items():
-        if path in hashes and hashes[path][1] == h:
-            for d in lst:
-                n = _need_from_saved(d)
-                needs.setdefault(n.edge.key(), n)
+    needs: dict[tuple[str, str, str, str, int], _Need] = {}
+    stored: set[tuple[str, str, str, str, int]] = set()  # needs whose stub edge is in the graph now
+    hit = info._get(b, "needs")
+    if hit is not None:  # b unchanged since the last pass: its needs, and which are stubs, are known
+        for d, in_graph in hit:
+            n = _need_from_saved(d)
+            needs[n.edge.key()] = n
+            if in_graph:
+                stored.add(n.edge.key())
+    else:
+        current, _ = _stub_needs(graph, b)
+        needs = {n.edge.key(): n for n in current}
+        stored = set(needs)
+        for path, (h, lst) in _saved_needs(state, b).items():
+            if path in hashes and hashes[path][1] == h:
+                for d in lst:
+                    n = _need_from_saved(d)
+                    needs.setdefault(n.edge.key(), n)
     provs = {p: info.provides(p) for p in peers}
     index: dict[str, list[str]] = defaultdict(list)  # provided name -> peers providing it
     for p, prov in provs.items():
@@ -399,6 +466,7 @@ def _link_one(graph: GraphStore, state: StateStore, info: _Peers, b: str, peers:
         plans[k] = plan
     found = {p: graph.symbols_by_qualified_name(sorted(qs), p) for p, qs in wanted.items()}
     converted: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    now_converted: set[tuple[str, str, str, str, int]] = set()
     imports: list[tuple[Edge, str, str]] = []  # (edge, peer, module qn) for the symbols annotation
     for k, need in needs.items():
         e = need.edge
@@ -425,6 +493,7 @@ def _link_one(graph: GraphStore, state: StateStore, info: _Peers, b: str, peers:
             counts["library"] += len(tgts)
             links[(p, "library")] += len(tgts)
             converted[e.file].append({**asdict(e), "resolution": "stub"})
+            now_converted.add(k)
             if in_graph:
                 remove.append(e)
             continue
@@ -481,6 +550,8 @@ def _link_one(graph: GraphStore, state: StateStore, info: _Peers, b: str, peers:
     graph.replace_cross_repo_edges(b, remove, create)
     if remove:
         graph.prune_unreferenced(b, [STUB])
+    info._put(b, "needs", [[{**asdict(n.edge), "resolution": "stub"}, k not in now_converted]
+                           for k, n in needs.items()])
     with _conn(state) as c:
         c.execute("DELETE FROM cross_needs WHERE repo=?", (b,))
         c.executemany("INSERT INTO cross_needs VALUES (?,?,?,?)",

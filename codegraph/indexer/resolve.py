@@ -308,6 +308,10 @@ def _lookup_keys(ref: Reference) -> list[str]:
             keys.append(c["qn"])
         elif "owner" in c and "member" in c:
             keys.append(f"{c['owner']}.{c['member']}")
+        elif "go_import" in c and c.get("go_qn"):
+            keys.append(f"{c['go_import']}.{c['go_qn']}")
+        elif "go_import" in c and c.get("go_owner") and c.get("member"):
+            keys.append(f"{c['go_import']}.{c['go_owner']}.{c['member']}")
     return [k for k in dict.fromkeys(keys) if k and k != ref.target_identifier][:6]
 
 

@@ -499,6 +499,7 @@ def link_repo(extractions: list[FileExtraction], go_mods: dict[str, str] | None 
                         continue
                     d = package_dir(c["go_import"])
                     if d is None:
+                        linked.append(c)  # another module: kept for the cross-repo pass (resolves nothing here)
                         continue
                     prefix = pkg_prefix[d]
                     if "go_owner" in c:
