@@ -185,3 +185,33 @@ def test_delete_repo_alone_drops_edges_of_other_repos_into_it(estate: Estate) ->
     estate.store.delete_repo(estate.name["pay-api"])
     assert estate.store.verify()["dangling_edges"] == 0
     assert not {e for e in estate.cross_edges() if "pay-api:" in e[1] or "pay-api:" in e[2]}
+
+
+LANGS = Path(__file__).resolve().parents[1] / "fixtures" / "workspace_langs"
+
+
+def test_library_edges_for_go_rust_and_csharp(store: GraphStore, tmp_path: Path) -> None:
+    """go.mod module path, Cargo crate name and C# namespace, each provided by one repo and
+    used by another: the exact cross-repo CALLS edges, and the provider a dependant names."""
+    prefix = f"wl{uuid.uuid4().hex[:8]}-"
+    shorts = ("golib", "goapp", "rlib", "rapp", "cslib", "csapp")
+    name = {s: prefix + s for s in shorts}
+    state = StateStore(tmp_path / "state.db")
+    e = Estate(store, state, tmp_path / "state.db", LANGS, WorkspaceConfig([Workspace(prefix + "w", list(name.values()))]),
+               name)
+    try:
+        for s in shorts:
+            e.index(s)
+        e.link()
+        assert e.cross_edges() == {
+            ("CALLS", "goapp:cmd.main", "golib:money.Round"),
+            ("CALLS", "goapp:cmd.main", "golib:internal/fx.Rate"),
+            ("CALLS", "rapp:main", "rlib:round"),
+            ("CALLS", "rapp:main", "rlib:util::clamp"),
+            ("CALLS", "csapp:Shop.App.Go", "cslib:Acme.Money.Calc.Round"),
+        }
+        assert store.verify()["dangling_edges"] == 0
+    finally:
+        state.close()
+        for r in name.values():
+            store.delete_repo(r)
