@@ -1,11 +1,12 @@
-"""Search: hybrid (BM25 + vectors) search over code, each hit with its source and its
-place in the graph; one click opens its blast radius on the Impact page."""
+"""Search: hybrid (BM25 + vectors) search over code, SQL schema, config properties and
+Markdown docs (filter by kind), each hit with its source and its graph context (callers,
+callees, endpoints, tables; readers of a table or key); one click opens the blast radius
+of a symbol or table on the Impact page."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from codegraph.core.models import CALLS
 from codegraph.dashboard.common import (
     current_repo,
     embedder,
@@ -46,10 +47,15 @@ def body() -> None:
     repo = current_repo()
     persistent("search_query", "")
     persistent("search_k", 10)
-    c1, c2 = st.columns([5, 1])
+    from codegraph.core.content import CONTENT_KINDS
+
+    persistent("search_kinds", list(CONTENT_KINDS))
+    c1, c2, c3 = st.columns([4, 2, 1])
     query = c1.text_input("Query", key="search_query", placeholder="validate an order before saving · parseConfig")
-    k = int(c2.number_input("Hits", 1, 100, key="search_k"))
-    remember("search_query", "search_k")
+    kinds = c2.multiselect("Kinds", list(CONTENT_KINDS), key="search_kinds",
+                           help="code, schema (SQL tables), config (properties), docs (Markdown sections)")
+    k = int(c3.number_input("Hits", 1, 100, key="search_k"))
+    remember("search_query", "search_k", "search_kinds")
     if not query.strip():
         st.info("Type words or a description, e.g. `read a config file` or `OrderService.place`.",
                 icon=":material/search:")
@@ -58,7 +64,7 @@ def body() -> None:
     from codegraph.core.retrieval import hybrid_search
 
     with st.spinner("Searching…"):
-        res = hybrid_search(search_index(), embedder(), query, k=k, repo=repo, graph=store)
+        res = hybrid_search(search_index(), embedder(), query, k=k, repo=repo, graph=store, kinds=kinds or None)
     if res.mode != "hybrid":
         why = (res.reason or "no embedding model").removeprefix("search is BM25-only: ")
         hint = "" if "CODEGRAPH_EMBED_MODEL_PATH" in why else " (check CODEGRAPH_EMBED_MODEL_PATH)"
@@ -69,24 +75,26 @@ def body() -> None:
         st.info("No hit. Try other words or a part of a name.", icon=":material/search_off:")
         return
 
-    uids = [h.chunk.symbol_uid for h in res.hits if h.chunk.symbol_uid]
-    ins = store.neighbours(uids, "in", [CALLS]) if uids else {}
-    outs = store.neighbours(uids, "out", [CALLS]) if uids else {}
-    for i, h in enumerate(res.hits, 1):
+    from codegraph.api.answers import context_line
+    from codegraph.core.search_context import search_context
+
+    contexts = search_context(store, search_index(), res.to_dict()["hits"])  # batched graph calls
+    for i, (h, ctx) in enumerate(zip(res.hits, contexts, strict=True), 1):
         ch = h.chunk
         name = ch.qualified_name or ch.file
         with st.container(border=True):
             head, act = st.columns([6, 1])
-            head.markdown(f"**{i}. `{name}`** · {ch.kind} · `{ch.file}:{ch.line}` · {ch.repo}")
+            head.markdown(f"**{i}. `{name}`** · {h.content}: {ch.kind} · `{ch.file}:{ch.line}` · {ch.repo}")
             ranks = (f"score {h.score:.4f} · BM25 rank {h.bm25_rank or '–'} · kNN rank {h.knn_rank or '–'}")
-            if ch.symbol_uid:
-                n_in = len({x.node.uid for x in ins.get(ch.symbol_uid, [])})
-                n_out = len({x.node.uid for x in outs.get(ch.symbol_uid, [])})
-                ranks += f" · {n_in} caller(s), {n_out} callee(s)"
+            line = context_line({"context": ctx})
+            if line:
+                ranks += f" · {line}"
             head.caption(ranks)
-            if ch.qualified_name and act.button("Impact", key=f"search_impact_{i}", icon=":material/hub:",
-                                                help=f"Open the blast radius of {ch.qualified_name}"):
-                _open_impact(ch.qualified_name)
+            target = (ch.qualified_name if h.content == "code" else f"table:{ch.name}" if h.content == "schema"
+                      else "")
+            if target and act.button("Impact", key=f"search_impact_{i}", icon=":material/hub:",
+                                     help=f"Open the blast radius of {target}"):
+                _open_impact(target)
             text, more = _numbered(ch.text, ch.line)
             st.code(text, language=code_language(ch.language))
             if more:

@@ -124,6 +124,20 @@ def test_search_finds_a_function_bm25_only(app: App) -> None:
     assert any("BM25 rank 1" in c.value and "1 caller(s)" in c.value for c in at.caption)
 
 
+def test_search_filters_by_content_kind(app: App) -> None:
+    at = clean(app("search.py"))
+    assert at.multiselect(key="search_kinds").value == ["code", "schema", "config", "docs"]
+    at.multiselect(key="search_kinds").set_value(["code"]).run()
+    at.text_input(key="search_query").input("persist a record in the database").run()
+    clean(at)
+    heads = [m.value for m in at.markdown if m.value.startswith("**")]
+    assert heads and all(" · code: " in h for h in heads)
+    at.multiselect(key="search_kinds").set_value(["docs"]).run()  # the shop has no Markdown
+    clean(at)
+    assert not [m.value for m in at.markdown if m.value.startswith("**1.")]
+    assert any("No hit" in i.value for i in at.info)
+
+
 def test_search_hit_opens_impact(app: App) -> None:
     at = clean(app("search.py"))
     at.text_input(key="search_query").input("persist a record in the database").run()
