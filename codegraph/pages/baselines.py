@@ -1,8 +1,11 @@
-"""Baselines: per repository, files / symbols / stubs and edges by type over time (one
-CountSnapshot per index run that changed the graph), with the chosen baseline drawn and
-counts that dropped by more than a threshold flagged in red, with the symbols that
-disappeared (stubs, parse errors and partial files falling is progress, not flagged); the unresolved trend; freshness of every repository. (Parse errors by
-language and folder are on the Coverage page.)"""
+"""Baselines: per repository, one small chart per count (files, symbols, edges, stubs,
+unresolved share, parse errors; edges by type in an expander) over the runs on a
+categorical axis labelled by commit or time (one CountSnapshot per index run that
+changed the graph). Every run is compared with the one before and with the chosen
+baseline, so a drop stays flagged in red where it happened even after a recovery, with
+the symbols that disappeared; counts better lower (stubs, parse errors...) falling is
+progress (core.figures). Freshness of every repository. (Parse errors by language and
+folder are on the Coverage page.)"""
 
 from __future__ import annotations
 
@@ -13,8 +16,17 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from codegraph.core.baselines import snapshots
-from codegraph.core.figures import REFERENCE_EDGES, Drop, regressions
+from codegraph.core.figures import Drop, lower_is_better, regressions
 from codegraph.core.impact import freshness
+from codegraph.dashboard.baseline_data import (
+    METRIC_TITLES,
+    SMALL_METRICS,
+    TimelineDrop,
+    run_labels,
+    series,
+    timeline_drops,
+    with_totals,
+)
 from codegraph.dashboard.common import (
     age_text,
     current_key,
@@ -29,7 +41,6 @@ from codegraph.dashboard.common import (
     short_sha,
 )
 
-MAIN_KEYS = ("files", "symbols", "stubs", "parse_errors", "partial_files")
 DROP_COLOUR = "#D62728"
 MAX_GONE = 2000
 
@@ -59,63 +70,63 @@ def _label(s: dict[str, Any]) -> str:
     return f"{s['taken_at'][:19].replace('T', ' ')} · {short_sha(s.get('commit'))}"
 
 
-def unresolved_point(counts: dict[str, int]) -> tuple[float | None, str]:
-    """(value, meaning) of the unresolved trend for one snapshot: the share of reference
-    edges that end at a stub when the snapshot counted those (``stub_references``),
-    else stubs per 100 reference edges (what every snapshot has)."""
-    refs = sum(counts.get(f"edges.{t}", 0) for t in REFERENCE_EDGES)
-    if not refs:
-        return None, ""
-    if "stub_references" in counts:
-        return round(100 * counts["stub_references"] / refs, 2), "unresolved references, % of reference edges"
-    return round(100 * counts.get("stubs", 0) / refs, 2), "unresolved targets (stubs) per 100 reference edges"
-
-
 def drops(base: dict[str, int], cur: dict[str, int], threshold: float) -> list[Drop]:
     """The regressions between two snapshots (core.figures: counts better when lower,
     such as stubs, never count as a drop; the CLI ``baseline`` uses the same rule)."""
-    return regressions(base, cur, threshold)
+    return [d for d in regressions(with_totals(base), with_totals(cur), threshold) if d.key != "unresolved_pct"]
 
 
-def _frame(snaps: list[dict[str, Any]]) -> pd.DataFrame:
-    rows = [{"taken_at": pd.Timestamp(s["taken_at"]), "key": k, "value": v, "commit": short_sha(s.get("commit"))}
-            for s in snaps for k, v in s["counts"].items()]
-    return pd.DataFrame(rows, columns=["taken_at", "key", "value", "commit"])
-
-
-def _chart(df: pd.DataFrame, keys: list[str], title: str, base: dict[str, Any],
-           flagged: list[tuple[dict[str, Any], Drop]], chart_key: str, threshold: float) -> None:
-    part = df[df["key"].isin(keys)]
-    if part.empty:
-        st.caption(f"{title}: nothing counted yet.")
+def _small_chart(snaps: list[dict[str, Any]], labels: list[str], key: str, title: str, base: int,
+                 marks: list[TimelineDrop], chart_key: str, threshold: float) -> None:
+    """One metric on a categorical axis (one point per run), the baseline dashed, every
+    drop of this metric marked where it happened."""
+    ys = series(snaps, key)
+    if all(v is None for v in ys):
+        st.caption(f"{title}: not counted by these snapshots.")
         return
     fig = go.Figure()
-    for k in keys:
-        line = part[part["key"] == k].sort_values("taken_at")
-        if not line.empty:
-            fig.add_scatter(x=line["taken_at"], y=line["value"], mode="lines+markers", name=k,
-                            customdata=line["commit"], hovertemplate=f"{k}: %{{y}}<br>%{{x}}<br>%{{customdata}}")
-    x0 = pd.Timestamp(base["taken_at"])
-    fig.add_shape(type="line", x0=x0, x1=x0, y0=0, y1=1, yref="paper", line={"dash": "dash", "color": "#555"})
-    fig.add_annotation(x=x0, y=1, yref="paper", text="baseline", showarrow=False, yanchor="bottom")
-    marks = [(s, d) for s, d in flagged if d.key in keys]
-    if marks:
-        fig.add_scatter(x=[pd.Timestamp(s["taken_at"]) for s, _ in marks], y=[d.current for _, d in marks],
-                        mode="markers", name=f"drop > {threshold:g}%",
-                        marker={"color": DROP_COLOUR, "size": 13, "symbol": "x"},
-                        hovertext=[f"{d.key}: {d.baseline} → {d.current} (−{d.percent}%)" for _, d in marks],
-                        hoverinfo="text")
-    fig.update_layout(title=title, margin={"l": 10, "r": 10, "t": 40, "b": 10}, height=340, legend_title_text="")
+    commits = [short_sha(s.get("commit")) + " · " + str(s["taken_at"])[:19].replace("T", " ") for s in snaps]
+    fig.add_scatter(x=labels, y=ys, mode="lines+markers", name=title, customdata=commits,
+                    hovertemplate="%{x}: %{y}<br>%{customdata}<extra></extra>", line={"color": "#4E79A7"})
+    fig.add_shape(type="line", x0=labels[base], x1=labels[base], y0=0, y1=1, yref="paper",
+                  line={"dash": "dash", "color": "#555"})
+    fig.add_annotation(x=labels[base], y=1, yref="paper", text="baseline", showarrow=False, yanchor="bottom",
+                       font={"size": 10})
+    mine = [m for m in marks if m.key == key]
+    if mine:
+        fig.add_scatter(x=[labels[m.run] for m in mine], y=[m.after for m in mine], mode="markers",
+                        name=f"drop > {threshold:g}%", marker={"color": DROP_COLOUR, "size": 13, "symbol": "x"},
+                        hovertext=[f"{m.key}: {m.before} → {m.after} (−{m.percent}%) vs {m.kind} {labels[m.against]}"
+                                   for m in mine], hoverinfo="text")
+    fig.update_layout(title={"text": title, "font": {"size": 13}}, margin={"l": 10, "r": 10, "t": 34, "b": 10},
+                      height=210, showlegend=False, xaxis={"type": "category"})
     st.plotly_chart(fig, config={"displayModeBar": False}, key=chart_key)
+
+
+def _grid(snaps: list[dict[str, Any]], labels: list[str], keys: list[str], titles: dict[str, str], base: int,
+          marks: list[TimelineDrop], repo: str, threshold: float, per_row: int = 3) -> None:
+    for i in range(0, len(keys), per_row):
+        cols = st.columns(per_row)
+        for col, k in zip(cols, keys[i:i + per_row], strict=False):
+            with col:
+                _small_chart(snaps, labels, k, titles.get(k, k), base, marks, f"baselines_chart|{repo}|{k}", threshold)
+
+
+def _drop_table(marks: list[TimelineDrop], labels: list[str]) -> None:
+    st.dataframe(pd.DataFrame([{"run": labels[m.run], "against": f"{m.kind} {labels[m.against]}", "count": m.key,
+                                "before": m.before, "after": m.after, "fell %": m.percent} for m in marks]),
+                 hide_index=True, key="baselines_timeline_drops")
 
 
 def _repo_section(repo: str, threshold: float) -> None:
     snaps = _snapshots(current_key(), graph_version(graph_store()), repo)
     if not snaps:
-        st.caption(f"No snapshot of {repo} yet: one is taken by every index run that changes the graph.")
+        st.caption(f"No snapshot of {repo} yet: one is taken by every index run that changes the graph "
+                   "(`codegraph baseline backfill` records past commits).")
         return
     # Numbered: two runs in the same second at the same commit must stay apart.
     labels = [f"#{i} · {_label(s)}" for i, s in enumerate(snaps, 1)]
+    axis = run_labels(snaps)
     base_key, cur_key = f"baselines_base|{repo}", f"baselines_cur|{repo}"
     persistent(base_key, labels[-2] if len(labels) > 1 else labels[0])
     persistent(cur_key, labels[-1])
@@ -126,26 +137,28 @@ def _repo_section(repo: str, threshold: float) -> None:
     base_label = c1.selectbox("Baseline", labels, key=base_key, help="The snapshot to compare against.")
     cur_label = c2.selectbox("Compared snapshot", labels, key=cur_key)
     remember(base_key, cur_key)
-    base, cur = snaps[labels.index(base_label)], snaps[labels.index(cur_label)]
+    bi = labels.index(base_label)
+    base, cur = snaps[bi], snaps[labels.index(cur_label)]
     st.caption(f"{len(snaps)} snapshot(s) of **{repo}**, the first {_label(snaps[0])}.")
 
     m = st.columns(4)
     for col, k in zip(m, ("files", "symbols", "stubs"), strict=False):
         col.metric(k.capitalize(), cur["counts"].get(k, 0), cur["counts"].get(k, 0) - base["counts"].get(k, 0),
-                   delta_color="inverse" if k == "stubs" else "normal")
-    edges_now = sum(v for k, v in cur["counts"].items() if k.startswith("edges."))
-    edges_then = sum(v for k, v in base["counts"].items() if k.startswith("edges."))
+                   delta_color="inverse" if lower_is_better(k) else "normal")
+    edges_now, edges_then = with_totals(cur["counts"])["edges"], with_totals(base["counts"])["edges"]
     m[3].metric("Edges", edges_now, edges_now - edges_then)
 
-    later = [s for s in snaps if s["taken_at"] > base["taken_at"]]
-    flagged = [(s, d) for s in later for d in drops(base["counts"], s["counts"], threshold)]
-    df = _frame(snaps)
-    left, right = st.columns(2)
-    with left:
-        _chart(df, list(MAIN_KEYS), "Files, symbols, stubs", base, flagged, f"baselines_main|{repo}", threshold)
-    with right:
+    marks = timeline_drops(snaps, bi, threshold)
+    if marks:
+        runs = sorted({axis[x.run] for x in marks})
+        st.error(f"Drops on the timeline: {len(marks)} count(s) fell by more than {threshold:g}% at "
+                 f"{len(runs)} run(s) ({', '.join(runs)}), against the run before or the baseline.",
+                 icon=":material/trending_down:")
+        _drop_table(marks, axis)
+    _grid(snaps, axis, list(SMALL_METRICS), METRIC_TITLES, bi, marks, repo, threshold)
+    with st.expander("Edges by type, one chart each"):
         edge_keys = sorted({k for s in snaps for k in s["counts"] if k.startswith("edges.")})
-        _chart(df, edge_keys, "Edges by type", base, flagged, f"baselines_edges|{repo}", threshold)
+        _grid(snaps, axis, edge_keys, {}, bi, marks, repo, threshold, per_row=4)
 
     fell = drops(base["counts"], cur["counts"], threshold) if cur["taken_at"] > base["taken_at"] else []
     if not fell:
@@ -166,16 +179,7 @@ def _repo_section(repo: str, threshold: float) -> None:
                     st.caption(f"First {MAX_GONE} shown; the download has all.")
                 st.download_button("Download the list", "\n".join(gone) + "\n", f"{repo}-disappeared.txt",
                                    key=f"baselines_gone_dl|{repo}")
-
-    points = [(pd.Timestamp(s["taken_at"]), *unresolved_point(s["counts"])) for s in snaps]
-    points = [p for p in points if p[1] is not None]
-    if points:
-        fig = go.Figure(go.Scatter(x=[p[0] for p in points], y=[p[1] for p in points], mode="lines+markers",
-                                   name="unresolved"))
-        fig.update_layout(title=f"Unresolved trend: {points[-1][2]}", height=280,
-                          margin={"l": 10, "r": 10, "t": 40, "b": 10})
-        st.plotly_chart(fig, config={"displayModeBar": False}, key=f"baselines_unresolved|{repo}")
-        st.caption("Per language and folder, and per reference, on the Coverage page.")
+    st.caption("Unresolved references per language and folder are on the Coverage page.")
 
 
 def _freshness_table(repos: set[str] | None) -> None:
@@ -209,15 +213,20 @@ def body() -> None:
     _freshness_table({repo} if repo else None)
 
     if repo is None:
-        st.subheader("Latest run against the previous one")
+        st.subheader("Drops: the latest run against the previous one, and anywhere on the timeline")
         summary = []
         for r in names:
             snaps = _snapshots(current_key(), graph_version(store), r)
             fell = drops(snaps[-2]["counts"], snaps[-1]["counts"], threshold) if len(snaps) > 1 else []
+            axis = run_labels(snaps)
+            marks = [m for m in timeline_drops(snaps, max(0, len(snaps) - 2), threshold) if m.kind == "previous"]
             summary.append({"repo": r, "snapshots": len(snaps), "latest": _label(snaps[-1]) if snaps else "none",
-                            "drops": ", ".join(f"{d.key} −{d.percent}%" for d in fell) or "none"})
+                            "drops": ", ".join(f"{d.key} −{d.percent}%" for d in fell) or "none",
+                            "drops on the timeline": ", ".join(f"{axis[m.run]} {m.key} −{m.percent}%"
+                                                               for m in marks) or "none"})
         st.dataframe(pd.DataFrame(summary).style.map(
-            lambda v: f"color: {DROP_COLOUR}; font-weight: bold" if v != "none" else "", subset=["drops"]),
+            lambda v: f"color: {DROP_COLOUR}; font-weight: bold" if v != "none" else "",
+            subset=["drops", "drops on the timeline"]),
             hide_index=True, key="baselines_summary")
         repo = st.selectbox("Repository", names, key="baselines_repo")
     st.subheader(f"Counts of {repo}")

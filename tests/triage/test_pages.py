@@ -205,9 +205,11 @@ def test_baselines_flags_a_drop_with_what_disappeared(site: Tree) -> None:
     triage.ignore(site.graph, site.repo, "helper_missing")  # stubs 5 -> 4: progress, not a drop
     site.index()
     at = clean(open_app("baselines.py"), errors_ok=True)
-    [drop] = [e.value for e in at.error]
+    timeline, drop = [e.value for e in at.error]
+    assert timeline.startswith("Drops on the timeline: 5 count(s) fell by more than 5% at 1 run(s) (#2")
     # The ignored call site is an edge fewer (a real drop); the stub fewer is not flagged.
-    assert drop == ("4 count(s) fell by more than 5% from the baseline: **edges.CALLS** 7 → 6 (−14.3%); "
+    assert drop == ("5 count(s) fell by more than 5% from the baseline: **edges** 11 → 10 (−9.1%); "
+                    "**edges.CALLS** 7 → 6 (−14.3%); "
                     "**files** 5 → 4 (−20.0%); **files.python** 5 → 4 (−20.0%); **symbols** 11 → 9 (−18.2%)")
     assert metrics(at)["Stubs"] == "4"
     gone = table_with(at, "symbol")
@@ -224,3 +226,24 @@ def test_baselines_flags_a_drop_with_what_disappeared(site: Tree) -> None:
     at.slider(key="baselines_threshold").set_value(25.0).run()
     clean(at)
     assert any("No count" in s.value for s in at.success)
+
+
+def test_baselines_default_view_flags_a_drop_after_a_recovery(site: Tree) -> None:
+    audit = (site.root / "app" / "audit.py").read_text()
+    (site.root / "app" / "audit.py").unlink()
+    site.index()  # run 2: a drop
+    site.write("app/audit.py", audit)
+    site.index()  # run 3: recovered
+    at = clean(open_app("baselines.py"), errors_ok=True)
+    # The default comparison (latest vs previous) is a recovery, yet the drop at run 2 stays flagged.
+    assert any("No count" in s.value for s in at.success)
+    [timeline] = [e.value for e in at.error]
+    assert "at 1 run(s) (#2" in timeline
+    rows = table_with(at, "fell %")
+    assert {(r["run"].split()[0], r["count"], r["against"].split()[0]) for r in rows} >= {
+        ("#2", "symbols", "previous"), ("#2", "files", "previous")}
+    assert "#2" in table_with(at, "drops on the timeline")[0]["drops on the timeline"]
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    symbols = next(c for c in charts if c["layout"]["title"]["text"] == "Symbols")
+    assert symbols["layout"]["xaxis"]["type"] == "category"
+    assert [t["x"] for t in symbols["data"] if t.get("name", "").startswith("drop")][0][0].startswith("#2")

@@ -1,0 +1,106 @@
+"""Baselines in a real browser: after a run that drops symbols and a run that recovers
+them, the default view (latest against previous: no drop) still flags the drop where it
+happened, on a categorical axis of runs. Screenshots under artifacts/browser/."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from codegraph.core.embedded_graph import EmbeddedGraphStore
+from codegraph.indexer.state import StateStore
+from tests.browser.test_dashboard_e2e import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    _console_errors,
+    _free_port,
+    _skip_or_fail,
+    _wait_healthy,
+    idle,
+    no_exception,
+    shot,
+)
+from tests.dashboard.shop import dashboard_env
+from tests.triage.fixture import Tree, write_tree
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def dropped_then_recovered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("bl")
+    home = base / "home"
+    home.mkdir()
+    graph, state = EmbeddedGraphStore(home / "graph.db"), StateStore(home / "state.db")
+    try:
+        tree = Tree(write_tree(base / "src"), "app", graph, state)
+        tree.index()
+        audit = (tree.root / "app" / "audit.py").read_text()
+        (tree.root / "app" / "audit.py").unlink()
+        tree.index()
+        tree.write("app/audit.py", audit)
+        tree.index()
+    finally:
+        state.close()
+        graph.close()
+    return home
+
+
+@pytest.fixture(scope="module")
+def served(dropped_then_recovered: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if not CHROMIUM.exists():
+        _skip_or_fail(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        _skip_or_fail("the playwright Python package is missing (pip install playwright)")
+    exe = shutil.which("codegraph", path=str(Path(sys.executable).parent)) or shutil.which("codegraph")
+    assert exe, "the `codegraph` console script is not installed (make install)"
+    port = _free_port()
+    log = tmp_path_factory.mktemp("bl-log") / "dashboard.log"
+    env = {**os.environ, **dashboard_env(dropped_then_recovered)}
+    with log.open("wb") as out:
+        proc = subprocess.Popen([exe, "dashboard", "--port", str(port)], cwd=ROOT, env=env, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, proc, log)
+        yield url
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=15)
+
+
+def test_default_view_flags_the_drop_after_a_recovery(served: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            pg = b.new_page(viewport={"width": 1400, "height": 1800})
+            errors = _console_errors(pg)
+            pg.goto(f"{served}/baselines")
+            idle(pg)
+            no_exception(pg, "baselines")
+            body = pg.locator('[data-testid="stMain"]').inner_text()
+            # Latest against previous is a recovery, and says so ...
+            assert "No count of" in body
+            # ... while the drop at run 2 stays flagged, in the summary and on the timeline.
+            alert = pg.locator('[data-testid="stAlertContentError"]').first.inner_text()
+            assert "Drops on the timeline:" in alert and "(#2 " in alert
+            # One small chart per count on a categorical axis of runs (#1, #2, #3).
+            ticks = pg.locator(".xtick text").evaluate_all("els => els.map(e => e.textContent || '')")
+            assert any(t.startswith("#2") for t in ticks) and any(t.startswith("#3") for t in ticks), ticks
+            assert pg.locator(".js-plotly-plot").count() >= 6
+            shot(pg, "baselines-drop-then-recovery")
+            assert errors == [], errors
+        finally:
+            b.close()
