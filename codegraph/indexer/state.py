@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import zlib
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
+from typing import Any
 
 from codegraph.core.models import FileRecord, SymbolRecord
 from codegraph.indexer.records import FileExtraction, Reference
@@ -42,8 +43,26 @@ class RepoState:
     updated_at: str
 
 
+def _plain(obj: Any) -> Any:
+    """JSON-ready copy of records (what ``dataclasses.asdict`` gives, without its deep
+    copies of every leaf: asdict was the main process's largest cost of saving state)."""
+    names = _FIELD_NAMES.get(type(obj))
+    if names is None and is_dataclass(obj) and not isinstance(obj, type):
+        names = _FIELD_NAMES[type(obj)] = tuple(f.name for f in fields(obj))
+    if names is not None:
+        return {n: _plain(getattr(obj, n)) for n in names}
+    if isinstance(obj, list | tuple):
+        return [_plain(x) for x in obj]
+    if isinstance(obj, dict):
+        return {k: _plain(v) for k, v in obj.items()}
+    return obj
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def encode(fx: FileExtraction) -> bytes:
-    return zlib.compress(json.dumps(asdict(fx), ensure_ascii=False, separators=(",", ":")).encode(), 1)
+    return zlib.compress(json.dumps(_plain(fx), ensure_ascii=False, separators=(",", ":")).encode(), 1)
 
 
 def decode(blob: bytes) -> FileExtraction:
