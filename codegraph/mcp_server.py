@@ -289,17 +289,29 @@ def _listing(stores: Stores, tool: str, label: str, repo: str | None, limit: int
 
 
 def _impact_answer(stores: Stores, tool: str, target: str, title: str, query: dict[str, Any], offset: int,
-                   limit: int, repo: str | None, workspace: str | None, **options: Any) -> CallToolResult:
+                   limit: int, repo: str | None, workspace: str | None, free_text: bool = False,
+                   **options: Any) -> CallToolResult:
     """Run ``impact`` on ``target`` in ``repo`` / ``workspace`` (``options`` go to it) and
-    render one tool answer."""
+    render one tool answer. ``free_text``: a target that names no symbol is answered for the
+    symbols hybrid search picks (``api.answers.impact_result``), listed in ``search_targets``."""
     steps = _Steps()
     graph = stores.graph
     steps.mark("open graph")
-    res = impact(graph, target, repo=repo, limit=limit, offset=offset,
-                 repos=_scope(graph, stores.settings, repo, workspace), **options)
+    repos = _scope(graph, stores.settings, repo, workspace)
+    picks: list[dict[str, Any]] = []
+    if free_text:
+        from codegraph.api.answers import impact_result
+
+        res, picks = impact_result(stores, target, repo=repo, limit=limit, offset=offset, repos=repos, **options)
+    else:
+        res = impact(graph, target, repo=repo, limit=limit, offset=offset, repos=repos, **options)
     steps.extend(res.steps)
     data = _impact_data(tool, res, steps, offset, limit, query)
     md = _impact_markdown(title, data)
+    if picks:
+        data["search_targets"] = picks
+        md[1:1] = [f"_No symbol is named `{target}`: targets picked by hybrid search ({picks[0]['mode']})._"] + [
+            f"- picked `{p['qualified_name']}` ({p['file']}:{p['line']}, score {p['score']})" for p in picks]
     steps.mark("render")
     data["steps"] = steps.items
     return _result(data, md, "callers")
@@ -377,7 +389,8 @@ def callers(ctx: Context, target: Target, repo: Repo = None, limit: Limit = 50, 
     "evidence file:line, plus entry points (tests, endpoints, pages, topic consumers) and tables touched. "
     "An empty answer means no supported relationship was found, not that nothing can break. If "
     "`unresolved` is non-empty, also grep for the name: those call sites could not be linked. Totals count "
-    "the whole radius; page with offset/limit."))
+    "the whole radius; page with offset/limit. Free text that names no symbol (\"send the receipt\") starts "
+    "from the symbols hybrid search picks, listed in `search_targets` with their scores."))
 def impact_tool(ctx: Context, target: Target, repo: Repo = None,
                 depth: Annotated[int, Field(ge=1, le=20, description="Hops to walk from the target.")] = 5,
                 edge_types: Annotated[list[str] | None, Field(description=(
@@ -396,8 +409,8 @@ def impact_tool(ctx: Context, target: Target, repo: Repo = None,
     query = {"target": target, "repo": repo, "workspace": workspace, "depth": depth, "edge_types": types,
              "include_tests": include_tests, "min_confidence": min_confidence}
     return _impact_answer(stores, "impact", target, f"Impact of `{target}` (depth {depth})", query, offset, limit,
-                          repo, workspace, depth=depth, edge_types=types, include_tests=include_tests,
-                          min_confidence=min_confidence)
+                          repo, workspace, free_text=True, depth=depth, edge_types=types,
+                          include_tests=include_tests, min_confidence=min_confidence)
 
 
 @_tool(description=(

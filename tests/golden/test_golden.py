@@ -69,6 +69,7 @@ def _mcp_text(settings: Settings, tool: str, args: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize(("name", "tool", "args"), [
     ("mcp_impact_save_order", "impact", {"target": "shop.repo.save_order", "depth": 3}),
+    ("mcp_impact_free_text", "impact", {"target": "persist an order", "depth": 2}),
     ("mcp_callers_save_order", "callers", {"target": "save_order"}),
     ("mcp_impact_table_orders", "table", {"name": "orders", "depth": 2}),
     ("mcp_endpoint_get_order", "endpoint", {"path": "/api/orders/:order_id", "method": "GET"}),
