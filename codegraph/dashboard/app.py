@@ -21,6 +21,7 @@ from codegraph.dashboard.common import (
     persistent,
     remember,
     settings,
+    workspace_options,
 )
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
@@ -70,11 +71,13 @@ def sidebar() -> None:
         except Exception as e:  # the pages say the same thing in detail; keep the sidebar usable
             st.caption(f":red[graph unavailable: {one_line(e, 'CODEGRAPH_GRAPH')}]")
             names = []
-        options = [ALL_REPOS, *names]
+        options = [ALL_REPOS, *workspace_options(), *names]
         persistent(REPO_KEY, ALL_REPOS)
         if st.session_state.get(REPO_KEY) not in options:
             st.session_state[REPO_KEY] = ALL_REPOS
-        st.selectbox("Repository", options, key=REPO_KEY, help="Limits every page to one indexed repository.")
+        st.selectbox("Repository", options, key=REPO_KEY,
+                     help="Limits every page to one indexed repository; a workspace limits Impact and Search "
+                          "to its repositories (other pages then show all).")
         remember(REPO_KEY)
 
 

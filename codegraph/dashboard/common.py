@@ -209,10 +209,35 @@ def page_path(file: str) -> str:
 
 
 
+WORKSPACE_PREFIX = "workspace: "  # sidebar entries that choose a workspace (docs/DESIGN.md#workspaces)
+
+
 def current_repo() -> str | None:
-    """The repo chosen in the sidebar, or None for all."""
+    """The repo chosen in the sidebar, or None for all (and for a workspace: see current_scope)."""
     v = st.session_state.get(REPO_KEY)
-    return None if not v or v == ALL_REPOS else str(v)
+    return None if not v or v == ALL_REPOS or str(v).startswith(WORKSPACE_PREFIX) else str(v)
+
+
+def workspace_options() -> list[str]:
+    """Sidebar entries for the declared workspaces ("workspace: NAME")."""
+    from codegraph.core.workspace import current_config
+
+    try:
+        return [WORKSPACE_PREFIX + n for n in current_config(settings().state_db).names()]
+    except Exception:  # a broken config must not take the sidebar down; the Workspaces page says why
+        return []
+
+
+def current_scope() -> list[str] | None:
+    """The repos the sidebar's choice covers: [repo], a workspace's repos, or None (all)."""
+    v = str(st.session_state.get(REPO_KEY) or "")
+    if v.startswith(WORKSPACE_PREFIX):
+        from codegraph.core.workspace import current_config
+
+        ws = current_config(settings().state_db).get(v[len(WORKSPACE_PREFIX):])
+        return list(ws.repos) if ws is not None else None
+    repo = current_repo()
+    return [repo] if repo else None
 
 
 def persistent(key: str, default: Any) -> None:

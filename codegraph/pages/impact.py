@@ -20,6 +20,7 @@ from codegraph.dashboard.common import (
     age_text,
     current_key,
     current_repo,
+    current_scope,
     drift_note,
     empty_state,
     graph_store,
@@ -170,6 +171,9 @@ def _picker(store: object, repo: str | None) -> list:
         return []
     try:
         cands = candidates(store, text, repo)  # type: ignore[arg-type]
+        scope = current_scope()
+        if scope is not None:  # a workspace chosen in the sidebar: its repositories' matches
+            cands = [n for n in cands if n.repo in scope]
     except TargetNotFound as e:
         st.warning(str(e), icon=":material/search_off:")
         return []

@@ -9,6 +9,7 @@ import streamlit as st
 
 from codegraph.dashboard.common import (
     current_repo,
+    current_scope,
     embedder,
     empty_state,
     graph_store,
@@ -64,7 +65,9 @@ def body() -> None:
     from codegraph.core.retrieval import hybrid_search
 
     with st.spinner("Searching…"):
-        res = hybrid_search(search_index(), embedder(), query, k=k, repo=repo, graph=store, kinds=kinds or None)
+        scope = current_scope()
+        res = hybrid_search(search_index(), embedder(), query, k=k, repo=repo, graph=store, kinds=kinds or None,
+                            repos=scope if scope is not None and repo is None else None)
     if res.mode != "hybrid":
         why = (res.reason or "no embedding model").removeprefix("search is BM25-only: ")
         hint = "" if "CODEGRAPH_EMBED_MODEL_PATH" in why else " (check CODEGRAPH_EMBED_MODEL_PATH)"

@@ -32,6 +32,9 @@ def ws_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     try:
         r = CliRunner().invoke(cli, ["refresh", "--config", str(root / "codegraph.toml"), "--no-embed"])
         assert r.exit_code == 0, r.output
+        # A copy of the library outside the workspace: a workspace scope must leave it out.
+        r = CliRunner().invoke(cli, ["index", str(root / "money-lib"), "--repo", "outsider", "--no-embed"])
+        assert r.exit_code == 0, r.output
     finally:
         mp.undo()
     return home
@@ -81,3 +84,21 @@ def test_impact_graph_colours_each_repo(ws_home: Path) -> None:
     html = legend_html(ig)
     assert all(f"repo {r}" in html for r in ("money-lib", "pay-api", "web-client", "ledger"))
     assert res.by_repo == {"pay-api": 1, "web-client": 1, "ledger": 1}
+
+
+def test_sidebar_workspace_scopes_impact_and_search(ws_home: Path, point_at: Callable[..., None]) -> None:
+    point_at(ws_home)
+    at = open_app("impact.py")
+    sb = at.sidebar.selectbox[0]
+    assert sb.options[:2] == ["All repositories", "workspace: payments"]
+    at.text_input(key="impact_target").set_value("to_cents").run()
+    assert [o for o in at.multiselect[0].options if "to_cents" in o and "outsider" in o]  # all repos: both copies
+    sb.set_value("workspace: payments").run()
+    at.text_input(key="impact_target").set_value("moneylib.cents.to_cents").run()
+    opts = list(at.multiselect[0].options)
+    assert opts and all("outsider" not in o for o in opts) and any("money-lib" in o for o in opts)
+    at.switch_page("../pages/search.py").run()
+    at.text_input(key="search_query").set_value("to_cents").run()
+    assert not at.exception, [e.value for e in at.exception]
+    text = " ".join(m.value for m in at.markdown)
+    assert "money-lib" in text and "outsider" not in text
