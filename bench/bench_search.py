@@ -29,7 +29,7 @@ from codegraph.core.search_index import SearchIndex  # noqa: E402
 from codegraph.core.settings import load_settings  # noqa: E402
 from codegraph.indexer.chunks import chunks_for_file  # noqa: E402
 from codegraph.indexer.embed_phase import run_embedding  # noqa: E402
-from tests.ast_extract import STDLIB, extract_python  # noqa: E402
+from tests.stdlib_source import STDLIB, extract_python  # noqa: E402
 
 QUERIES = [
     "parse JSON text into python objects", "copy a directory tree recursively", "compress data with gzip",

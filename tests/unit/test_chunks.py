@@ -11,7 +11,7 @@ import pytest
 from codegraph.core.models import FileRecord, SymbolRecord, stable_hash
 from codegraph.indexer.chunks import EMBED_TOKENS, MAX_TEXT, SECTION_LINES, approx_tokens, chunks_for_file
 from codegraph.indexer.records import FileExtraction
-from tests.ast_extract import extract_python, stdlib_files
+from tests.stdlib_source import extract_python, stdlib_files
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

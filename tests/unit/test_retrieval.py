@@ -27,7 +27,7 @@ from codegraph.core.settings import load_settings
 from codegraph.indexer.chunks import chunks_for_file
 from codegraph.indexer.embed_phase import run_embedding
 from codegraph.indexer.records import FileExtraction
-from tests.ast_extract import extract_python, stdlib_files
+from tests.stdlib_source import extract_python, stdlib_files
 
 FILES = ["json/decoder.py", "json/encoder.py", "shutil.py", "gzip.py", "csv.py", "base64.py", "textwrap.py",
          "heapq.py"]
