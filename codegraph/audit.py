@@ -37,7 +37,6 @@ import random
 import re
 import time
 from collections import Counter, defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +56,7 @@ from codegraph.core.models import (
     repo_uid,
 )
 from codegraph.core.paths import contained
+from codegraph.indexer.workers import worker_pool
 
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
 # How extractors name constructors (Python, JS/TS, JVM bytecode style, C#).
@@ -322,7 +322,7 @@ class _Corpus:
             for f in todo:
                 self.stripped(f)
             return
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with worker_pool(workers) as pool:
             for f, (text, method) in zip(todo, pool.map(strip_code, [f.text for f in todo], [f.language for f in todo],
                                                         chunksize=8), strict=True):
                 f.stripped, f.method = text, method

@@ -193,6 +193,7 @@ def index(
     workers: Annotated[int, typer.Option(help="Extraction processes (0 = one per core).")] = 0,
     exclude: Annotated[list[str] | None, typer.Option("--exclude", "-x", help="Gitignore-style glob to leave out (repeat), e.g. 'test/'.")] = None,
     include: Annotated[list[str] | None, typer.Option("--include", "-i", help="Only paths matching these globs (repeat).")] = None,
+    wait: Annotated[float, typer.Option(help="Seconds to wait when another run of this repo holds its lock (then refuse).")] = 0.0,
     as_json: JsonOpt = False,
 ) -> None:
     """Index a source tree: parse changed files, load the graph, link references, fill search.
@@ -218,10 +219,14 @@ def index(
                     tasks[phase] = prog.add_task(phase, total=total)
                 prog.update(tasks[phase], completed=done, total=total)
 
-            summary = index_repo(path, name, ctx.graph, ctx.search, state, workers=workers or ctx.settings.workers,
-                                 max_file_bytes=ctx.settings.max_file_bytes, force=force,
-                                 include=include, exclude=exclude,
-                                 decisions=_decisions(ctx, name), progress=tick)
+            from codegraph.indexer.runlock import repo_lock
+
+            with repo_lock(ctx.graph, name, wait):  # one run per repo (docs/hardening.md)
+                summary = index_repo(path, name, ctx.graph, ctx.search, state,
+                                     workers=workers or ctx.settings.workers,
+                                     max_file_bytes=ctx.settings.max_file_bytes, force=force,
+                                     include=include, exclude=exclude,
+                                     decisions=_decisions(ctx, name), progress=tick)
             from codegraph.indexer.cross_repo import describe, relink_after_index
 
             linked = relink_after_index(ctx.graph, state, ctx.settings.state_db, [name])
@@ -444,11 +449,20 @@ def stats(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
 
 @app.command()
 def verify(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
-    """Check graph integrity: zero orphan files and zero orphan symbols (exit 1 otherwise)."""
+    """Check graph integrity: zero orphan files and symbols, and every repo's last run
+    complete (exit 1 otherwise)."""
 
     def body(ctx: Stores) -> None:
+        from codegraph.core.completeness import incomplete_reason
+
         res = ctx.graph.verify(repo)
+        # Completeness too: a run that did not finish leaves a graph that looks whole.
+        unfinished = {r.props.get("name"): incomplete_reason(r.props) for r in ctx.graph.repos()
+                      if (repo is None or r.props.get("name") == repo) and incomplete_reason(r.props)}
+        res["incomplete_runs"] = len(unfinished)
         ok = all(v == 0 for v in res.values())
+        for name, why in unfinished.items():
+            err.print(f"[red]incomplete[/red] {esc(str(name))}: {esc(str(why))}", highlight=False, soft_wrap=True)
         if as_json:
             emit_json({"ok": ok, **res})
         else:

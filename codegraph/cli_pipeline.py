@@ -60,6 +60,7 @@ def register(app: typer.Typer, run: Any) -> None:
         partial: Annotated[bool, typer.Option("--partial", help="Load a file without its closing record (truncated): import what it holds, delete nothing.")] = False,
         yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete the files the run no longer describes even above --max-delete.")] = False,
         max_delete: Annotated[float, typer.Option(help="Refuse (without --yes) to delete more than this percent of the repo's files.")] = 20.0,
+        wait: Annotated[float, typer.Option(help="Seconds to wait when another run of this repo holds its lock (then refuse).")] = 0.0,
         as_json: JsonOpt = False,
     ) -> None:
         """Load a JSONL extraction into the stores (the skip-extract half of `index`).
@@ -93,8 +94,11 @@ def register(app: typer.Typer, run: Any) -> None:
                     shown = ", ".join(gone[:20]) + (f" (+{len(gone) - 20} more)" if len(gone) > 20 else "")
                     err.print(f"{len(gone)} file(s) of {name} are not in {file.name} and would be deleted: {shown}",
                               highlight=False, soft_wrap=True)
-                s = load_run(jrun, ctx.graph, ctx.search, state, repo=repo, decisions=_decisions(ctx, name),
-                             partial=partial, yes=yes, max_delete_percent=max_delete, source=str(file))
+                from codegraph.indexer.runlock import repo_lock
+
+                with repo_lock(ctx.graph, name, wait):
+                    s = load_run(jrun, ctx.graph, ctx.search, state, repo=repo, decisions=_decisions(ctx, name),
+                                 partial=partial, yes=yes, max_delete_percent=max_delete, source=str(file))
             finally:
                 state.close()
             rep = _embed(ctx, s.repo, None) if embed else None
@@ -140,9 +144,12 @@ def register(app: typer.Typer, run: Any) -> None:
                 t = time.perf_counter()
                 try:
                     note = sync_mirror(e)
-                    s = index_repo(e.path, e.name, ctx.graph, ctx.search, state, workers=ctx.settings.workers,
-                                   max_file_bytes=ctx.settings.max_file_bytes, include=e.include or None,
-                                   exclude=e.exclude or None, decisions=_decisions(ctx, e.name), pages=e.pages)
+                    from codegraph.indexer.runlock import repo_lock
+
+                    with repo_lock(ctx.graph, e.name):
+                        s = index_repo(e.path, e.name, ctx.graph, ctx.search, state, workers=ctx.settings.workers,
+                                       max_file_bytes=ctx.settings.max_file_bytes, include=e.include or None,
+                                       exclude=e.exclude or None, decisions=_decisions(ctx, e.name), pages=e.pages)
                     rep = _embed(ctx, e.name, None) if embed else None
                     results.append({"repo": e.name, "ok": True, "note": note, "summary": s, "embedding": rep})
                 except (CodegraphError, OSError) as ex:
@@ -187,12 +194,16 @@ def register(app: typer.Typer, run: Any) -> None:
 
             name = repo or default_repo_name(path)
             state = StateStore(ctx.settings.state_db)
-            s = index_repo(path, name, ctx.graph, ctx.search, state)
+            from codegraph.indexer.runlock import repo_lock
+
+            with repo_lock(ctx.graph, name, wait=30):
+                s = index_repo(path, name, ctx.graph, ctx.search, state)
             console.print(f"watching {path} as {name}: {s.files} files indexed; Ctrl+C to stop")
             try:
                 for changes in watchfiles.watch(path, debounce=debounce_ms, step=50):
                     t = time.perf_counter()
-                    s = index_repo(path, name, ctx.graph, ctx.search, state, workers=1)
+                    with repo_lock(ctx.graph, name, wait=30):  # a concurrent `index` finishes first
+                        s = index_repo(path, name, ctx.graph, ctx.search, state, workers=1)
                     console.print(f"{len(changes)} change(s): {s.changed} parsed, {s.removed} removed, "
                                   f"{s.edges_rewritten_files} relinked in {(time.perf_counter() - t) * 1000:.0f} ms")
             except KeyboardInterrupt:

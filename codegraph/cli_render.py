@@ -53,6 +53,9 @@ def print_impact(console: Console, res: Any, title: str) -> None:
     """Human rendering of an ImpactResult. Everything that comes from code is escaped:
     a page path such as ``orders/[id]/page.tsx`` is not rich markup."""
     console.print(f"[bold]{title}[/bold] of [cyan]{esc(res.query)}[/cyan] (depth {res.depth})", highlight=False)
+    if getattr(res, "incomplete_reason", None):  # docs/hardening.md, "Completeness"
+        console.print(f"[bold red]INCOMPLETE[/bold red]: {esc(res.incomplete_reason)}", highlight=False,
+                      soft_wrap=True)
     for tg in res.targets:
         console.print(f"  target: {esc(tg.qualified_name)} \\[{tg.kind}] {esc(tg.file)}:{tg.line} ({esc(tg.repo)})",
                       highlight=False)

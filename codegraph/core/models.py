@@ -280,6 +280,12 @@ class RepoRecord:
     extractor_version: str = ""
     unsupported: dict[str, int] = field(default_factory=dict)  # extension -> files with no extractor
     skipped: dict[str, int] = field(default_factory=dict)  # reason -> files not indexed
+    # Completeness (docs/hardening.md, "Completeness"): "running" from a run's first graph
+    # write until its last one, then "complete". A run that died leaves "running", and
+    # the commit / import time above stay those of the last complete run.
+    run_state: str = "complete"
+    run_started_at: str | None = None
+    run_owner: str | None = None  # host:pid of the run that set run_state
 
     @property
     def uid(self) -> str:

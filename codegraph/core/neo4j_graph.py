@@ -695,6 +695,59 @@ class Neo4jGraphStore:
                 raise ReadOnlyViolation(f"refused by the server: {_first_line(e)}") from e
             raise BadInput(f"the server refused the query: {_first_line(e)}") from e
 
+    # -- run lock (codegraph.indexer.runlock) -----------------------------------------
+    def acquire_run_lock(self, repo: str, owner: str, stale_hours: float) -> str | None:
+        """Take ``repo``'s run lock for ``owner`` (``host:pid:nonce``): None when taken,
+        else who holds it. A lock of a dead process on this host, or older than
+        ``stale_hours``, is replaced. The lock node has no ``repo`` property and no
+        entity label, so no count or query of the repo sees it."""
+        import os
+        import socket
+
+        def live(holder: str) -> bool:
+            host, _, rest = holder.partition(":")
+            pid = rest.split(":", 1)[0]
+            if host != socket.gethostname() or not pid.isdigit():
+                return True  # another machine's run: trust the age limit only
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                return False
+            except PermissionError:
+                return True
+            return True
+
+        def attempt() -> str | None:
+            with self._driver.session(database=self.database) as s:
+                s.run("CREATE CONSTRAINT codegraph_run_lock IF NOT EXISTS "
+                      "FOR (l:CodegraphRunLock) REQUIRE l.lock_repo IS UNIQUE").consume()
+                try:
+                    s.run("CREATE (l:CodegraphRunLock {lock_repo: $repo, owner: $owner, since: datetime()})",
+                          repo=repo, owner=owner).consume()
+                    return None
+                except ClientError as e:
+                    if "ConstraintValidationFailed" not in (e.code or ""):
+                        raise
+                rec = s.run("MATCH (l:CodegraphRunLock {lock_repo: $repo}) "
+                            "RETURN l.owner AS owner, duration.between(l.since, datetime()).hours AS hours",
+                            repo=repo).single()
+                if rec is None:
+                    return attempt()
+                holder, hours = rec["owner"], rec["hours"] or 0
+                if live(holder) and hours < stale_hours:
+                    return f"{holder} (for {hours} h)"
+                s.run("MATCH (l:CodegraphRunLock {lock_repo: $repo, owner: $old}) SET l.owner = $owner, "
+                      "l.since = datetime()", repo=repo, old=holder, owner=owner).consume()
+                again = s.run("MATCH (l:CodegraphRunLock {lock_repo: $repo}) RETURN l.owner AS owner",
+                              repo=repo).single()
+                return None if again is not None and again["owner"] == owner else f"{again and again['owner']}"
+        return self._call(attempt)
+
+    def release_run_lock(self, repo: str, owner: str) -> None:
+        """Drop ``repo``'s run lock if ``owner`` still holds it."""
+        self._write(lambda tx: tx.run("MATCH (l:CodegraphRunLock {lock_repo: $repo, owner: $owner}) DELETE l",
+                                      repo=repo, owner=owner).consume())
+
     def ping(self) -> None:
         """Raise StoreUnavailable unless the server answers a trivial query."""
         self._read("RETURN 1 AS ok")

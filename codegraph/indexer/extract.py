@@ -10,12 +10,12 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from codegraph.core.models import FileRecord, stable_hash
 from codegraph.indexer.languages import extractor_for
 from codegraph.indexer.records import FileExtraction
+from codegraph.indexer.workers import worker_pool
 
 log = logging.getLogger(__name__)
 # Messages (FileExtraction.errors) that mean the extractor or an adapter failed on the file.
@@ -87,7 +87,7 @@ def extract_many(
                 progress(fx)
             yield fx
         return
-    with ProcessPoolExecutor(max_workers=n) as pool:
+    with worker_pool(n) as pool:
         for fx in pool.map(_work, jobs, chunksize=16):
             if progress:
                 progress(fx)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from codegraph.core.completeness import previous_run_unfinished
 from codegraph.core.errors import BadInput
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import Chunk
@@ -116,6 +117,9 @@ def load_run(
     fingerprint = prev.fingerprint if prev else config_fingerprint({})
     known = state.file_hashes(name)
     in_graph = graph.file_hashes(name)
+    if previous_run_unfinished(graph, name):  # a killed run: re-import and relink everything it holds
+        s.messages.append("the previous run of this repo did not finish: every file re-imported and relinked")
+        known = {p: ("", "") for p in known}
     fresh: dict[str, FileExtraction] = {}
     for fx in run.files:
         p = fx.file.path

@@ -14,12 +14,12 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from codegraph.core.completeness import previous_run_unfinished, running_record
 from codegraph.core.git import git_head
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import ENDPOINT, STUB, TABLE, TOPIC, Chunk, FileImport, RepoRecord, file_uid, stable_hash
@@ -33,6 +33,7 @@ from codegraph.indexer.languages import link_repo
 from codegraph.indexer.records import FileExtraction
 from codegraph.indexer.resolve import Decision, resolve_repo
 from codegraph.indexer.state import RepoState, StateStore
+from codegraph.indexer.workers import worker_pool
 
 log = logging.getLogger(__name__)
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -147,6 +148,11 @@ def index_repo(
         {"max_file_bytes": max_file_bytes, "include": tuple(include or ()), "exclude": tuple(exclude or ()),
          "pages": tuple(sorted((pages or {}).items()))})
     rebuild = force or prev is None or prev.extractor_version != EXTRACTOR_VERSION or prev.fingerprint != fingerprint
+    if not rebuild and previous_run_unfinished(graph, repo):
+        # A killed run left the graph part-written while the state still describes the run
+        # before it: trust neither, rebuild (docs/hardening.md, "Completeness").
+        rebuild = True
+        s.messages.append("the previous run of this repo did not finish: every file re-parsed and relinked")
     s.full_rebuild = rebuild and prev is not None
     known = {} if rebuild else state.file_hashes(repo)
 
@@ -182,7 +188,7 @@ def index_repo(
         jobs = [(repo, f.path, f.language, str(f.abs_path), search is not None) for f in changed]
         n = workers or os.cpu_count() or 1
         if n > 1 and len(jobs) >= 32:
-            with ProcessPoolExecutor(max_workers=n) as pool:
+            with worker_pool(n) as pool:
                 results = pool.map(_extract_job, jobs, chunksize=8)
                 for i, (fx, ch) in enumerate(results, 1):
                     fresh[fx.file.path] = fx
@@ -258,7 +264,9 @@ def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | N
         last_imported_at=now if graph_changed or repo_node is None else repo_node.props.get("last_imported_at"),
         last_checked_at=now, extractor_version=EXTRACTOR_VERSION, unsupported=dict(s.unsupported),
         skipped=dict(s.skipped))
-    graph.upsert_repo(rec)
+    # Completeness: until the last write below the Repo node says "running" and keeps the
+    # commit and import time of the last complete run (docs/hardening.md, "Completeness").
+    graph.upsert_repo(running_record(rec, repo_node, now) if graph_changed or repo_node is None else rec)
     routes = assign_routes(current, pages)  # page routes by file-system conventions + explicit mapping
     for p, fx in fresh.items():
         fx.file.route, fx.file.app = routes.get(p, (None, None))
@@ -355,6 +363,8 @@ def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | N
         snap = take_snapshot(graph, repo, s.commit)
         state.save_snapshot_symbols(repo, snap.props["taken_at"],
                                     [sym.qualified_name for fx in all_fx for sym in fx.symbols])
+    if graph_changed or repo_node is None:
+        graph.upsert_repo(rec)  # the run is complete: commit and import time are now this run's
     counts = graph.counts(repo)
     s.symbols = counts["nodes"].get("Symbol", 0)
     s.stubs = counts["nodes"].get(STUB, 0)
@@ -396,7 +406,7 @@ def extract_tree(
     out: list[FileExtraction] = []
     n = workers or os.cpu_count() or 1
     if n > 1 and len(jobs) >= 32:
-        with ProcessPoolExecutor(max_workers=n) as pool:
+        with worker_pool(n) as pool:
             for i, (fx, _) in enumerate(pool.map(_extract_job, jobs, chunksize=8), 1):
                 out.append(fx)
                 tick("extract", i, len(jobs))

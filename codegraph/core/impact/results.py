@@ -107,5 +107,15 @@ class ImpactResult:
     # Edges below this confidence (models.edge_confidence) were not walked; 0 = every edge.
     min_confidence: float = 0.0
 
+    @property
+    def incomplete_reason(self) -> str | None:
+        """Why the answer may miss callers because a run of a repo it covers did not
+        finish (docs/hardening.md, "Completeness"), or None."""
+        why = [f"{f['repo']}: {f['incomplete_reason']}" for f in self.freshness if f.get("incomplete")]
+        return "; ".join(why) or None
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        reason = self.incomplete_reason
+        d["incomplete"], d["incomplete_reason"] = reason is not None, reason
+        return d

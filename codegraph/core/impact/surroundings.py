@@ -9,6 +9,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+from codegraph.core.completeness import incomplete_reason
 from codegraph.core.freshness import checkout_drift
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.impact.results import Caller, EntryPoint, NodeRef, Unresolved
@@ -34,7 +35,8 @@ _TABLE_EDGES = [READS, WRITES, TOUCHES]
 
 
 def freshness(store: GraphStore, repos: set[str] | None = None) -> list[dict[str, Any]]:
-    """Per repo: last_imported_at, last_checked_at, commit, and age in hours."""
+    """Per repo: last_imported_at, last_checked_at, commit, age in hours, and
+    ``incomplete`` / ``incomplete_reason`` when a run of it did not finish."""
     out = []
     now = datetime.now(UTC)
     for r in store.repos():
@@ -47,9 +49,11 @@ def freshness(store: GraphStore, repos: set[str] | None = None) -> list[dict[str
                 age = round((now - datetime.fromisoformat(p["last_imported_at"])).total_seconds() / 3600, 2)
             except ValueError:
                 age = None
+        why = incomplete_reason(p)
         out.append({"repo": p.get("name"), "commit": p.get("last_commit_sha"), "path": p.get("path"),
                     "last_imported_at": p.get("last_imported_at"), "last_checked_at": p.get("last_checked_at"),
-                    "age_hours": age, "checkout": checkout_drift(p.get("path"), p.get("last_commit_sha"))})
+                    "age_hours": age, "checkout": checkout_drift(p.get("path"), p.get("last_commit_sha")),
+                    "incomplete": why is not None, "incomplete_reason": why})
     return out
 
 

@@ -1,0 +1,46 @@
+"""Completeness of a repo's graph (docs/hardening.md, "Completeness").
+
+A run marks the Repo node ``run_state="running"`` before its first graph write, keeping
+the commit and import time of the last complete run, and ``"complete"`` (with its own
+commit and time) after its last one. A run killed in between leaves "running": answers
+then carry ``incomplete: true`` with the reason, and ``codegraph verify`` fails.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import replace
+from typing import Any
+
+from codegraph.core.models import Node, RepoRecord
+
+RUNNING, COMPLETE = "running", "complete"
+
+
+def run_owner() -> str:
+    """``host:pid`` of this process (names the run in lock and completeness records)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def running_record(rec: RepoRecord, before: Node | None, now: str) -> RepoRecord:
+    """``rec`` as written at a run's start: state running, and the commit / import time
+    of the last complete run (none for a first run)."""
+    p = before.props if before is not None else {}
+    return replace(rec, last_commit_sha=p.get("last_commit_sha"), last_imported_at=p.get("last_imported_at"),
+                   run_state=RUNNING, run_started_at=now, run_owner=run_owner())
+
+
+def previous_run_unfinished(graph: Any, repo: str) -> bool:
+    """True when ``repo``'s last run started writing the graph and never finished."""
+    uid = RepoRecord(repo, "").uid
+    node = graph.get_nodes([uid]).get(uid)
+    return node is not None and incomplete_reason(node.props) is not None
+
+
+def incomplete_reason(props: dict[str, Any]) -> str | None:
+    """Why a Repo node's graph is not complete, or None when it is."""
+    if props.get("run_state", COMPLETE) != RUNNING:
+        return None
+    return (f"a run started at {props.get('run_started_at')} by {props.get('run_owner')} has not finished "
+            "(still running, or killed): the graph may hold part of it; re-run `codegraph index` or `load`")

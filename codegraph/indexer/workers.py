@@ -1,0 +1,50 @@
+"""Extraction worker processes that die with their parent (docs/hardening.md,
+"Completeness"): a ``kill -9`` of ``codegraph index`` must not leave workers parsing
+for half an hour.
+
+On Linux each worker asks the kernel for SIGKILL when its parent dies
+(``prctl(PR_SET_PDEATHSIG)``, through ctypes); everywhere a daemon thread in the worker
+also watches the parent pid and exits when it changes (the fallback, and the guard for a
+parent that died before prctl ran).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+PR_SET_PDEATHSIG = 1
+WATCH_SECONDS = 1.0
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        if os.getppid() != parent:
+            os._exit(1)
+        time.sleep(WATCH_SECONDS)
+
+
+def die_with_parent(parent: int, use_prctl: bool = True) -> None:
+    """Pool initializer: this worker ends when process ``parent`` ends. ``use_prctl`` only
+    when the pool is made on the parent's main thread: the kernel signals on the death of
+    the creating *thread*, and a server's request thread ends long before the process."""
+    if use_prctl and sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watch thread below still ends us
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="parent-watch").start()
+
+
+def worker_pool(n: int) -> ProcessPoolExecutor:
+    """A process pool of ``n`` workers tied to this process's life."""
+    main = threading.current_thread() is threading.main_thread()
+    return ProcessPoolExecutor(max_workers=n, initializer=die_with_parent, initargs=(os.getpid(), main))
