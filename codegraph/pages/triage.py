@@ -25,11 +25,14 @@ from codegraph.dashboard.common import (
     run_page,
 )
 from codegraph.dashboard.source import code_language, read_snippet
+from codegraph.dashboard.triage_view import CONFIRM_ABOVE, builtin_verdict, preview, rank
 
 log = logging.getLogger("codegraph.dashboard")
 FLASH = "triage_flash"
+PENDING = "triage_pending"  # a decision waiting for its confirmation
 SITES_SHOWN = 8
 CANDIDATES_SHOWN = 8
+ALL_SITES = 5000  # call sites read for the ranking, the verdict and the preview
 
 
 # ---------------------------------------------------------------------------- actions (button callbacks)
@@ -54,29 +57,55 @@ def _act(what: Callable[..., triage.TriageDecision], *args: Any, **kw: Any) -> N
                                    "site(s). Re-index keeps it; undo it in the decision log.")
 
 
-def _resolve(repo: str, target: str, symbol_uid: str) -> None:
+def _needs_confirm(kind: str, args: tuple[Any, ...], sites: int, what: str) -> bool:
+    """A decision touching more than CONFIRM_ABOVE call sites waits for a confirmation:
+    keep it pending (shown with its preview on top of the stub) and say so."""
+    if sites <= CONFIRM_ABOVE:
+        return False
+    st.session_state[PENDING] = {"kind": kind, "args": args, "sites": sites, "what": what}
+    return True
+
+
+def _confirm() -> None:
+    p = st.session_state.pop(PENDING, None)
+    if p:
+        {"resolve": _resolve, "external": _external, "ignore": _ignore}[p["kind"]](*p["args"], sites=0)
+
+
+def _cancel() -> None:
+    st.session_state.pop(PENDING, None)
+    st.session_state[FLASH] = ("success", "Cancelled: nothing was changed.")
+
+
+def _resolve(repo: str, target: str, symbol_uid: str, sites: int = 0) -> None:
+    if _needs_confirm("resolve", (repo, target, symbol_uid), sites, f"resolve `{target}` to the chosen symbol"):
+        return
     _act(triage.resolve, repo, target, symbol_uid, note=st.session_state.get("triage_note", ""))
 
 
-def _resolve_named(repo: str, target: str) -> None:
+def _resolve_named(repo: str, target: str, sites: int = 0) -> None:
     text = str(st.session_state.get("triage_other_symbol", "")).strip()
     try:
         sym = triage.find_symbol(graph_store(), text, repo)
     except CodegraphError as e:
         st.session_state[FLASH] = ("error", one_line(e))
         return
-    _resolve(repo, target, sym.uid)
+    _resolve(repo, target, sym.uid, sites)
 
 
-def _external(repo: str, key: str, library: str) -> None:
+def _external(repo: str, key: str, library: str, sites: int = 0) -> None:
+    if _needs_confirm("external", (repo, key, library), sites, f"mark `{key}` external ({library})"):
+        return
     _act(triage.mark_external, repo, key, library, note=st.session_state.get("triage_note", ""))
 
 
-def _external_typed(repo: str, key: str) -> None:
-    _external(repo, key, str(st.session_state.get("triage_library", "")))
+def _external_typed(repo: str, key: str, sites: int = 0) -> None:
+    _external(repo, key, str(st.session_state.get("triage_library", "")), sites)
 
 
-def _ignore(repo: str, key: str) -> None:
+def _ignore(repo: str, key: str, sites: int = 0) -> None:
+    if _needs_confirm("ignore", (repo, key), sites, f"ignore `{key}`"):
+        return
     _act(triage.ignore, repo, key, note=st.session_state.get("triage_note", ""))
 
 
@@ -125,35 +154,64 @@ def _call_sites(store: Any, stub: Node, refs: int, roots: dict[str, str | None])
         st.caption(f"… and {refs - len(sites)} more (`codegraph triage show {stub.props.get('target_identifier')}`).")
 
 
-def _candidates(store: Any, stub: Node, roots: dict[str, str | None]) -> None:
+def _pending(target: str, all_sites: list[triage.CallSite]) -> None:
+    """The confirmation panel of a decision touching more than CONFIRM_ABOVE call sites
+    (dropped when the person moved on to another stub)."""
+    p = st.session_state.get(PENDING)
+    if not p:
+        return
+    if p["args"][1] != target:
+        st.session_state.pop(PENDING, None)
+        return
+    pv = preview(all_sites)
+    with st.container(border=True, key="triage_confirm_box"):
+        st.warning(f"Confirm: {p['what']}? It touches **{p['sites']} call sites** (more than {CONFIRM_ABOVE}) "
+                   f"from **{pv.callers} calling symbol(s)** in {pv.files} file(s): the impact answers of those "
+                   f"{pv.callers} callers change (and of the symbol they are resolved to, if any). Undo stays "
+                   "possible in the decision log.", icon=":material/warning:")
+        c1, c2, _ = st.columns([2, 2, 6])
+        c1.button("Confirm", key="triage_confirm", type="primary", on_click=_confirm, icon=":material/check:")
+        c2.button("Cancel", key="triage_cancel", on_click=_cancel)
+
+
+def _candidates(store: Any, stub: Node, roots: dict[str, str | None], refs: int,
+                all_sites: list[triage.CallSite]) -> None:
     repo, target = stub.repo, str(stub.props.get("target_identifier", ""))
+    verdict = builtin_verdict(target, all_sites)
+    if verdict:
+        st.info(f"**Verdict: builtin / standard library.** {verdict}", icon=":material/lightbulb:")
+        st.button("Builtin: mark external (builtins)", key="triage_builtin", type="primary",
+                  icon=":material/extension:", on_click=_external, args=(repo, target, "builtins", refs))
     cands = triage.candidates(store, stub)
-    st.markdown(f"**Candidates** ({len(cands.symbols)})")
-    if not cands.symbols:
+    ranked = rank(store, cands.symbols, all_sites, repo)
+    st.markdown(f"**Candidates** ({len(ranked)}), best evidence first")
+    if not ranked:
         st.caption("No symbol of that name in any indexed repository.")
-    for i, c in enumerate(cands.symbols[:CANDIDATES_SHOWN]):
-        st.markdown(f"`{c.qualified_name}` · {c.kind} · `{c.file}:{c.line}` · {c.repo}  \n*{c.why}*")
+    for i, r in enumerate(ranked[:CANDIDATES_SHOWN]):
+        c = r.candidate
+        st.markdown(f"`{c.qualified_name}` · {c.kind} · `{c.file}:{c.line}` · {c.repo}  \n*{c.why}*; "
+                    + "; ".join(r.reasons))
         snip = read_snippet(roots.get(c.repo), c.file, c.line, min(c.end_line or c.line, c.line + 7))
         if snip.text:
             st.code(snip.text, language=code_language(c.language))
         st.button("Resolve to this", key=f"triage_resolve_{i}", icon=":material/call_merge:",
-                  on_click=_resolve, args=(repo, target, c.uid))
-    if len(cands.symbols) > CANDIDATES_SHOWN:
-        st.caption(f"{len(cands.symbols) - CANDIDATES_SHOWN} more candidate(s): name one below.")
+                  on_click=_resolve, args=(repo, target, c.uid, refs))
+    if len(ranked) > CANDIDATES_SHOWN:
+        st.caption(f"{len(ranked) - CANDIDATES_SHOWN} more candidate(s): name one below.")
     st.text_input("Resolve to another symbol (qualified name or uid)", key="triage_other_symbol")
-    st.button("Resolve", key="triage_resolve_named", on_click=_resolve_named, args=(repo, target),
+    st.button("Resolve", key="triage_resolve_named", on_click=_resolve_named, args=(repo, target, refs),
               disabled=not st.session_state.get("triage_other_symbol"))
     st.markdown("**Not in this code**")
     for i, lib in enumerate(cands.libraries):
         st.button(f"External: {lib.name}", key=f"triage_lib_{i}", help=lib.why, icon=":material/extension:",
-                  on_click=_external, args=(repo, target, lib.name))
+                  on_click=_external, args=(repo, target, lib.name, refs))
         st.caption(lib.why)
     c1, c2 = st.columns([3, 2])
     c1.text_input("Library", key="triage_library", placeholder="e.g. requests")
-    c2.button("Mark external", key="triage_external", on_click=_external_typed, args=(repo, target),
+    c2.button("Mark external", key="triage_external", on_click=_external_typed, args=(repo, target, refs),
               disabled=not st.session_state.get("triage_library"))
     st.button("Ignore this target", key="triage_ignore", icon=":material/visibility_off:", on_click=_ignore,
-              args=(repo, target), help="A test double, generated code...: no edge, no stub.")
+              args=(repo, target, refs), help="A test double, generated code...: no edge, no stub.")
 
 
 def _stubs_tab(store: Any, repo: str | None, roots: dict[str, str | None]) -> None:
@@ -180,12 +238,14 @@ def _stubs_tab(store: Any, repo: str | None, roots: dict[str, str | None]) -> No
     if stub is None:
         st.caption("This stub is gone (decided or re-indexed meanwhile).")
         return
+    all_sites = triage.call_sites(store, [uid], ALL_SITES).get(uid, [])
+    _pending(row.target_identifier, all_sites)
     st.text_input("Note for the log (optional)", key="triage_note")
     left, right = st.columns(2)
     with left:
         _call_sites(store, stub, row.references, roots)
     with right:
-        _candidates(store, stub, roots)
+        _candidates(store, stub, roots, row.references, all_sites)
 
 
 def _bulk_tab(store: Any, repo: str | None, names: list[str]) -> None:
@@ -228,10 +288,14 @@ def _log_tab(store: Any, repo: str | None) -> None:
     active = [d for d in ds if d.active]
     if not active:
         return
+    # Latest first, and preselected: undo means "take back what I just did".
+    active.sort(key=lambda d: d.decided_at, reverse=True)
     by_uid = {d.uid: d for d in active}
-    pick = st.selectbox("Decision to undo", list(by_uid), key="triage_undo_pick",
+    if st.session_state.get("triage_undo_pick") not in by_uid:
+        st.session_state["triage_undo_pick"] = active[0].uid
+    pick = st.selectbox("Decision to undo (latest first)", list(by_uid), key="triage_undo_pick",
                         format_func=lambda u: f"{by_uid[u].key} — {by_uid[u].action} ({by_uid[u].repo}, "
-                                              f"{by_uid[u].decided_by})")
+                                              f"{by_uid[u].decided_by}, {by_uid[u].decided_at[:19]})")
     d = by_uid[pick]
     st.button("Undo", key="triage_undo", icon=":material/undo:", on_click=_undo, args=(d.repo, d.key))
 

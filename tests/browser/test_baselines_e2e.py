@@ -1,6 +1,8 @@
-"""Baselines in a real browser: after a run that drops symbols and a run that recovers
-them, the default view (latest against previous: no drop) still flags the drop where it
-happened, on a categorical axis of runs. Screenshots under artifacts/browser/."""
+"""Baselines and Triage in a real browser, on the triage fixture indexed three times (a
+run that drops symbols, a run that recovers them). Baselines: the default view (latest
+against previous: no drop) still flags the drop where it happened, on a categorical axis
+of runs. Triage: a decision on 60 call sites asks for confirmation with its preview and
+changes nothing until confirmed. Screenshots under artifacts/browser/."""
 
 from __future__ import annotations
 
@@ -42,6 +44,8 @@ def dropped_then_recovered(tmp_path_factory: pytest.TempPathFactory) -> Path:
     graph, state = EmbeddedGraphStore(home / "graph.db"), StateStore(home / "state.db")
     try:
         tree = Tree(write_tree(base / "src"), "app", graph, state)
+        # 60 calls of `cfg.get(...)` on an unknown receiver: the dict.get stub for Triage.
+        tree.write("app/settings.py", "def read(cfg):\n" + "".join(f"    cfg.get('k{i}')\n" for i in range(60)))
         tree.index()
         audit = (tree.root / "app" / "audit.py").read_text()
         (tree.root / "app" / "audit.py").unlink()
@@ -101,6 +105,45 @@ def test_default_view_flags_the_drop_after_a_recovery(served: str) -> None:
             assert any(t.startswith("#2") for t in ticks) and any(t.startswith("#3") for t in ticks), ticks
             assert pg.locator(".js-plotly-plot").count() >= 6
             shot(pg, "baselines-drop-then-recovery")
+            assert errors == [], errors
+        finally:
+            b.close()
+
+
+def test_triage_asks_before_a_decision_on_60_call_sites(served: str, dropped_then_recovered: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    def stubs_named(name: str) -> int:
+        g = EmbeddedGraphStore(dropped_then_recovered / "graph.db")
+        try:
+            return sum(refs for n, refs in g.stubs_ranked("app", limit=100) if n.props.get("target_identifier") == name)
+        finally:
+            g.close()
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            pg = b.new_page(viewport={"width": 1400, "height": 1400})
+            errors = _console_errors(pg)
+            pg.goto(f"{served}/triage")
+            idle(pg)
+            no_exception(pg, "triage")
+            # The most referenced stub comes first: `get`, with its builtin verdict.
+            body = pg.locator('[data-testid="stMain"]')
+            assert "Verdict: builtin / standard library" in body.inner_text()
+            pg.get_by_role("button", name="Builtin: mark external (builtins)").click()
+            idle(pg)
+            text = body.inner_text()
+            assert "Confirm: mark get external (builtins)?" in text
+            assert "60 call sites" in text and "1 calling symbol(s)" in text
+            assert stubs_named("get") == 60  # nothing changed before the confirmation
+            shot(pg, "triage-confirmation")
+            pg.get_by_role("button", name="Confirm").click()
+            idle(pg)
+            no_exception(pg, "triage confirmed")
+            assert "marked external (builtins)" in body.inner_text()
+            assert stubs_named("get") == 0
+            shot(pg, "triage-confirmed")
             assert errors == [], errors
         finally:
             b.close()

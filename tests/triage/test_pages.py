@@ -90,11 +90,14 @@ def test_triage_decision_in_one_click_persists_after_a_reindex_and_undoes(site: 
     assert any("> 13      repo.save(order)" in c for c in code), code
     assert any("def save(record):" in c for c in code) and any("def save(event):" in c for c in code)
     labels = [m.value for m in at.markdown if m.value.startswith("`app.")]
-    assert labels[0].startswith("`app.audit.save`") and labels[1].startswith("`app.store.save`")
+    # Ranked by the calling file's evidence: app/service.py imports app.store, not app.audit.
+    assert labels[0].startswith("`app.store.save`") and "imported by 1 of 1 calling file(s)" in labels[0]
+    assert labels[1].startswith("`app.audit.save`") and "no calling file imports it" not in labels[1]
+    assert "same package as 1 calling file(s)" in labels[1]
 
     at.text_input(key="triage_by").input("ana").run()
     at.text_input(key="triage_note").input("the repo is the store").run()
-    at.button(key="triage_resolve_1").click().run()  # app.store.save
+    at.button(key="triage_resolve_0").click().run()  # app.store.save
     clean(at)
     assert any("resolved to `app.store.save`" in s.value for s in at.success)
     assert metrics(at)["Unresolved stubs"] == "4"
@@ -247,3 +250,38 @@ def test_baselines_default_view_flags_a_drop_after_a_recovery(site: Tree) -> Non
     symbols = next(c for c in charts if c["layout"]["title"]["text"] == "Symbols")
     assert symbols["layout"]["xaxis"]["type"] == "category"
     assert [t["x"] for t in symbols["data"] if t.get("name", "").startswith("drop")][0][0].startswith("#2")
+
+
+def test_triage_confirms_a_large_decision_and_offers_the_builtin_verdict(site: Tree) -> None:
+    # 60 call sites of `cfg.get(...)` on an unknown receiver: the dict.get stub.
+    site.write("app/settings.py", "def read(cfg):\n" + "".join(f"    cfg.get('k{i}')\n" for i in range(60)))
+    site.index()
+    at = clean(open_app("triage.py"))
+    at.selectbox(key="triage_pick").set_value(stub_uid(site.repo, "get")).run()
+    clean(at)
+    assert any("Verdict: builtin / standard library" in i.value and "method of dict" in i.value for i in at.info)
+    at.button(key="triage_builtin").click().run()
+    clean(at)
+    # Nothing changed yet: a confirmation with the preview of what changes.
+    assert stubs(site.graph, site.repo)["get"] == 60
+    [confirm] = [w.value for w in at.warning if w.value.startswith("Confirm:")]
+    assert "**60 call sites**" in confirm and "**1 calling symbol(s)** in 1 file(s)" in confirm
+    at.button(key="triage_cancel").click().run()
+    clean(at)
+    assert stubs(site.graph, site.repo)["get"] == 60 and not any(w.value.startswith("Confirm:") for w in at.warning)
+    at.button(key="triage_builtin").click().run()
+    at.button(key="triage_confirm").click().run()
+    clean(at)
+    assert "get" not in stubs(site.graph, site.repo)
+    assert any("marked external (builtins)" in s.value for s in at.success)
+
+
+def test_triage_undo_preselects_the_latest_decision(site: Tree) -> None:
+    triage.ignore(site.graph, site.repo, "helper_missing")
+    triage.mark_external(site.graph, site.repo, "requests.*", "requests")
+    at = clean(open_app("triage.py"))
+    undo = at.selectbox(key="triage_undo_pick")
+    assert "requests.*" in str(undo.format_func(undo.value))
+    at.button(key="triage_undo").click().run()
+    clean(at)
+    assert any(s.value.startswith("Undone: `requests.*`") for s in at.success)
