@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape as esc
 from rich.table import Table
 
+if TYPE_CHECKING:
+    from codegraph.core.impact import ImpactResult
+    from codegraph.indexer.pipeline import IndexSummary
 
-def print_summary(console: Console, s: Any, embed_report: dict[str, Any] | None) -> None:
+
+def print_summary(console: Console, s: IndexSummary, embed_report: dict[str, Any] | None) -> None:
     """The closing table of an index / refresh run (an IndexSummary) and its notes."""
     t = Table(title=f"indexed {s.repo}", show_header=False, box=None)
     t.add_row("root", s.root)
@@ -27,14 +31,14 @@ def print_summary(console: Console, s: Any, embed_report: dict[str, Any] | None)
         t.add_row("unsupported", ", ".join(f"{v} {k}" for k, v in top) + (" ..." if len(s.unsupported) > 8 else ""))
     if s.resolutions:
         t.add_row("resolution", ", ".join(f"{k} {v}" for k, v in sorted(s.resolutions.items(), key=lambda kv: -kv[1])))
-    if getattr(s, "boundaries", None):
+    if s.boundaries:
         t.add_row("boundaries", ", ".join(f"{k} {v}" for k, v in sorted(s.boundaries.items())))
-    if getattr(s, "unplaced_urls", 0):
+    if s.unplaced_urls:
         t.add_row("HTTP calls", f"{s.unplaced_urls} client URL(s) could not be placed (see --json: unplaced)")
-    if getattr(s, "extract_failures", 0):
+    if s.extract_failures:
         t.add_row("failures", f"{s.extract_failures} file(s) the extractor failed on (tracebacks: CODEGRAPH_LOG=debug)")
     t.add_row("chunks", str(s.chunks_written))
-    if getattr(s, "content", None):
+    if s.content:
         t.add_row("other content", ", ".join(f"{k} {v}" for k, v in s.content["chunks"].items())
                   + (f" ({', '.join(f'{v} {k} file(s) unparsed' for k, v in s.content['unparsed'].items())})"
                      if s.content.get("unparsed") else ""))
@@ -49,7 +53,7 @@ def print_summary(console: Console, s: Any, embed_report: dict[str, Any] | None)
         console.print(f"[yellow]note[/yellow] {m}", highlight=False)
 
 
-def print_impact(console: Console, res: Any, title: str) -> None:
+def print_impact(console: Console, res: ImpactResult, title: str) -> None:
     """Human rendering of an ImpactResult. Everything that comes from code is escaped:
     a page path such as ``orders/[id]/page.tsx`` is not rich markup."""
     console.print(f"[bold]{title}[/bold] of [cyan]{esc(res.query)}[/cyan] (depth {res.depth})", highlight=False)
@@ -59,7 +63,7 @@ def print_impact(console: Console, res: Any, title: str) -> None:
     for tg in res.targets:
         console.print(f"  target: {esc(tg.qualified_name)} \\[{tg.kind}] {esc(tg.file)}:{tg.line} ({esc(tg.repo)})",
                       highlight=False)
-    for w in getattr(res, "widened", []):
+    for w in res.widened:
         n = w["node"]
         console.print(f"  widened: {esc(n.qualified_name)} {esc(n.file)}:{n.line} ({esc(w['reason'])})", highlight=False)
     if res.callers:
@@ -74,12 +78,12 @@ def print_impact(console: Console, res: Any, title: str) -> None:
                       *((esc(c.node.repo),) if many else ()), c.node.kind, c.via,
                       esc(f"{c.evidence_file}:{c.evidence_line}{more}"), c.resolution, esc(" -> ".join(c.path)))
         console.print(t)
-        if many and getattr(res, "by_repo", None):
+        if many and res.by_repo:
             console.print("callers per repo: " + esc(", ".join(f"{r} {n}" for r, n in sorted(res.by_repo.items()))),
                           highlight=False)
     console.print(f"callers: showing {res.shown_callers} of {res.total_callers}"
                   + (" (more exist: use --offset/--limit)" if res.truncated else ""))
-    if getattr(res, "importers", None):
+    if res.importers:
         console.print(f"[bold]importers[/bold] ({len(res.importers)}): "
                       + esc(", ".join(c.node.qualified_name for c in res.importers[:20]))
                       + (" ..." if len(res.importers) > 20 else ""), highlight=False)
@@ -90,7 +94,7 @@ def print_impact(console: Console, res: Any, title: str) -> None:
                           f"(depth {e.depth}) {esc(e.reason)}", highlight=False)
     if res.tables:
         console.print("[bold]tables[/bold]: " + esc(", ".join(t["table"] for t in res.tables)), highlight=False)
-    if getattr(res, "pages", None):
+    if res.pages:
         console.print("[bold]pages to re-check[/bold]")
         for p in res.pages:
             console.print(f"  {esc(str(p.get('route')))} ({esc(str(p.get('file')))}, depth {p.get('depth')})",
