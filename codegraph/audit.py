@@ -31,7 +31,6 @@ endpoints) are not audited yet.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import re
@@ -53,7 +52,10 @@ from codegraph.core.models import (
     SYMBOL,
     Node,
     Step,
+    file_hash,
+    file_uid,
     repo_uid,
+    uid_kind,
 )
 from codegraph.core.paths import contained
 from codegraph.indexer.workers import worker_pool
@@ -237,10 +239,7 @@ class AuditReport:
 
 # -- files on disk ------------------------------------------------------------------------
 
-def content_hash(data: bytes) -> str:
-    """A file's hash as the indexer stores it (``codegraph.indexer.pipeline.file_hash``;
-    repeated here so the audit does not load the parsers)."""
-    return hashlib.sha1(data).hexdigest()[:16]
+content_hash = file_hash  # a file's hash as the indexer stores it (models.file_hash)
 
 
 @dataclass(slots=True)
@@ -699,7 +698,7 @@ class _Auditor:
                 if nm != p["name"] and h.receiver and h.receiver not in ("new",):
                     # ``x.ClassName(`` is a nested class or module attribute, still a constructor
                     pass
-                uid = enc.uid if enc is not None else f"file|{target.repo}|{h.file}"
+                uid = enc.uid if enc is not None else file_uid(target.repo, h.file)
                 if uid in own:
                     skipped["recursive call (the graph keeps no self-edges)"] += 1
                     continue
@@ -716,7 +715,7 @@ class _Auditor:
         missed_uids = sorted(set(expected) - set(actual))
         calls_at: dict[tuple[str, int], list[Any]] = defaultdict(list)
         if missed_uids:
-            for src, lst in self.store.neighbours([u for u in missed_uids if not u.startswith("file|")],
+            for src, lst in self.store.neighbours([u for u in missed_uids if uid_kind(u) != "file"],
                                                   "out", [CALLS]).items():
                 for h in lst:
                     calls_at[(src, h.edge.line)].append(h)

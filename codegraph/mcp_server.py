@@ -21,7 +21,6 @@ store is back.
 
 import contextlib
 import functools
-import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -37,6 +36,7 @@ from codegraph.core.git import git_head
 from codegraph.core.impact import EMPTY_NOTICE, ImpactResult, freshness, impact
 from codegraph.core.models import CALLS, EDGE_TYPES, ENDPOINT, TABLE
 from codegraph.core.settings import Settings, load_settings
+from codegraph.core.steps import StepTimer
 from codegraph.core.stores import Stores
 
 SEARCH_NOTICE = ("Search ranks code by words and meaning; it is not a dependency list. An empty or short "
@@ -91,23 +91,7 @@ _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempo
                              open_world_hint=False)
 
 
-class _Steps:
-    """Per-call step timer: ``mark(name)`` closes the step that began at the last mark."""
-
-    def __init__(self) -> None:
-        self.items: list[dict[str, Any]] = []
-        self._t = time.perf_counter()
-
-    def mark(self, name: str, detail: str = "") -> None:
-        now = time.perf_counter()
-        self.items.append({"name": name, "ms": round((now - self._t) * 1000, 2), "detail": detail})
-        self._t = now
-
-    def extend(self, steps: list[Any]) -> None:
-        """Append steps measured elsewhere (ImpactResult / SearchResult steps)."""
-        for s in steps:
-            self.items.append({"name": s.name, "ms": round(float(s.ms), 2), "detail": getattr(s, "detail", "")})
-        self._t = time.perf_counter()
+_Steps = StepTimer  # per-call step timer (codegraph.core.steps)
 
 
 # -- rendering ------------------------------------------------------------------------------

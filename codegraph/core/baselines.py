@@ -25,7 +25,7 @@ from codegraph.core.figures import (
     unsupported_by_extension,
 )
 from codegraph.core.graph_store import GraphStore
-from codegraph.core.models import SNAPSHOT, STUB, SYMBOL, Node
+from codegraph.core.models import SNAPSHOT, STRUCTURAL_EDGES, STUB, SYMBOL, Node
 
 
 def snapshot_uid(repo: str, taken_at: str) -> str:
@@ -40,7 +40,7 @@ def flat_counts(counts: dict[str, Any]) -> dict[str, int]:
         "parse_errors": counts["parse_errors"],
         "partial_files": counts["partial_files"],
     }
-    out.update({f"edges.{k}": v for k, v in counts["edges"].items() if k not in ("IN_REPO", "DECLARES")})
+    out.update({f"edges.{k}": v for k, v in counts["edges"].items() if k not in STRUCTURAL_EDGES})
     out.update({f"files.{k}": v for k, v in counts["languages"].items() if k})
     return out
 

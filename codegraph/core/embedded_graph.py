@@ -34,6 +34,7 @@ from codegraph.core.models import (
     Node,
     RepoRecord,
     repo_uid,
+    uid_kind,
 )
 
 SCHEMA = """
@@ -234,7 +235,7 @@ class EmbeddedGraphStore:
                     (repo, *part, FILE, SYMBOL))]
                 c.execute(f"DELETE FROM edges WHERE repo=? AND file IN ({q}) AND type IN ({_DERIVED_SQL})",
                           (repo, *part, *_DERIVED))
-                removed += sum(1 for u in uids if u.startswith("file|"))
+                removed += sum(1 for u in uids if uid_kind(u) == "file")
                 self._delete_nodes(c, uids)
         return removed
 

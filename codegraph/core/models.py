@@ -90,6 +90,48 @@ def stable_hash(*parts: str) -> str:
     return h.hexdigest()[:16]
 
 
+def file_hash(data: bytes) -> str:
+    """A file's ``content_hash`` as the indexer stores it: 16 hex chars of sha1 of its bytes
+    (the one definition: pipeline, JSONL load and the audit compare files with it)."""
+    return hashlib.sha1(data).hexdigest()[:16]
+
+
+# -- uids: built by the *_uid functions below, read back only by these ----------------------
+def parse_uid(uid: str) -> tuple[str, str, str]:
+    """(kind, repo, rest) of a uid: ``sym|r|qn|sig`` -> ("sym", "r", "qn|sig"),
+    ``file|r|a/b.py`` -> ("file", "r", "a/b.py"), ``stub|r|t`` -> ("stub", "r", "t"),
+    ``repo|r`` -> ("repo", "r", ""). An unknown shape gives ("", "", uid)."""
+    kind, sep, tail = uid.partition("|")
+    if not sep:
+        return "", "", uid
+    repo, _, rest = tail.partition("|")
+    return kind, repo, rest
+
+
+def uid_kind(uid: str) -> str:
+    """``sym``, ``file``, ``stub``, ``repo``, ``endpoint``, ``table``, ``topic``, ``issue``... or ""."""
+    return parse_uid(uid)[0]
+
+
+def file_path_of(uid: str) -> str | None:
+    """The repo-relative path a File uid names, None for other uids."""
+    kind, _, rest = parse_uid(uid)
+    return rest if kind == "file" else None
+
+
+def stub_target(uid: str) -> str:
+    """The target identifier of a stub uid (``stub|r|os.getcwd`` -> ``os.getcwd``); other
+    uids are returned unchanged."""
+    kind, _, rest = parse_uid(uid)
+    return rest if kind == "stub" else uid
+
+
+def symbol_qn_of(uid: str) -> str | None:
+    """The qualified name a Symbol uid names, None for other uids."""
+    kind, _, rest = parse_uid(uid)
+    return rest.rsplit("|", 1)[0] if kind == "sym" else None
+
+
 def repo_uid(name: str) -> str:
     return f"repo|{name}"
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from codegraph.core.errors import BadInput, TargetNotFound
 from codegraph.core.graph_store import GraphStore
-from codegraph.core.models import IMPORTS, SYMBOL, Node, stub_uid
+from codegraph.core.models import IMPORTS, SYMBOL, Node, stub_uid, uid_kind
 
 _SEPARATORS = re.compile(r"::|->|[.#/\\]")
 _RECEIVERS = {"self", "this", "cls", "super", "Self", "$this", "base", "static", "parent"}
@@ -185,7 +185,7 @@ def find_symbol(graph: GraphStore, text: str, prefer_repo: str | None = None) ->
     Raises TargetNotFound, or BadInput when several symbols match (the message lists
     their uids to pass instead)."""
     text = text.strip()
-    if text.startswith("sym|"):
+    if uid_kind(text) == "sym":
         n = graph.get_nodes([text]).get(text)
         if n is None or n.label != SYMBOL:
             raise TargetNotFound(f"no symbol with uid {text!r}")

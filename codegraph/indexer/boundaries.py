@@ -156,7 +156,7 @@ class _Linker:
         """Files the import statement at ``path:line`` resolved to (IMPORTS edges); when
         the resolver could not place it, the module ``spec`` looked up by path here."""
         found: list[tuple[str, list[str]]] = []
-        prefix = f"file|{self.repo}|"
+        prefix = file_uid(self.repo, "")
         for e in self.res.edges.get(path, ()):
             if e.type == IMPORTS and e.line == line and e.target.startswith(prefix):
                 found.append((e.target[len(prefix):], list(e.extra.get("names") or [])))
@@ -517,7 +517,7 @@ class _Linker:
         if not edges:
             return
         table = SymbolTable(self.repo, extractions)
-        prefix = f"file|{self.repo}|"
+        prefix = file_uid(self.repo, "")
         for e in edges:
             if not e.target.startswith(prefix):
                 continue

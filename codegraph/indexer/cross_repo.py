@@ -49,12 +49,15 @@ from codegraph.core.models import (
     Edge,
     Node,
     StubRecord,
+    SymbolRecord,
     file_uid,
     stable_hash,
+    stub_target,
     stub_uid,
 )
 from codegraph.core.workspace import WorkspaceConfig, save_linked
 from codegraph.indexer.adapters._routes import ClientUrl, client_url, fits, literal_fills
+from codegraph.indexer.overloads import choose
 from codegraph.indexer.provides import Provides, read_provides
 from codegraph.indexer.state import StateStore
 
@@ -302,12 +305,15 @@ def _provider_qns(key: str, prov: Provides, name: str | None = None) -> list[str
     return [f"{mod}.{member}" if member else mod]
 
 
-def _by_arity(nodes: list[Node], arity: Any) -> list[Node]:
+def _by_arity(nodes: list[Node], arity: Any, arg_types: Any = None) -> list[Node]:
+    """The overloads a call can reach (``codegraph.indexer.overloads.choose`` on the
+    stored symbols)."""
     if not isinstance(arity, int) or len(nodes) < 2:
         return nodes
-    fit = [n for n in nodes if n.props.get("arity") is None or n.props.get("arity") == arity
-           or (n.props.get("variadic") and arity >= int(n.props.get("arity") or 0) - 1)]
-    return fit or nodes
+    recs = {n.uid: SymbolRecord(**{k: n.props[k] for k in SymbolRecord.__dataclass_fields__ if k in n.props})
+            for n in nodes}
+    keep = {r.uid for r in choose(list(recs.values()), arity, arg_types if isinstance(arg_types, list) else None)}
+    return [n for n in nodes if n.uid in keep]
 
 
 def _stub_needs(graph: GraphStore, repo: str) -> tuple[list[_Need], dict[str, Node]]:
@@ -319,7 +325,7 @@ def _stub_needs(graph: GraphStore, repo: str) -> tuple[list[_Need], dict[str, No
             if h.node.repo != repo:
                 continue
             e = h.edge
-            tid = e.extra.get("target_identifier") or uid.split("|", 2)[2]
+            tid = e.extra.get("target_identifier") or stub_target(uid)
             needs.append(_Need(e, [tid, *e.extra.get("lookup", [])]))
     return needs, {s.uid: s for s in stubs}
 
@@ -484,7 +490,7 @@ def _link_one(graph: GraphStore, state: StateStore, info: _Peers, b: str, peers:
             if e.type == IMPORTS:
                 tgts = sorted({file_uid(p, s.props.get("file", "")) for s in syms})
             else:
-                tgts = [s.uid for s in _by_arity(syms, e.extra.get("arity"))]
+                tgts = [s.uid for s in _by_arity(syms, e.extra.get("arity"), e.extra.get("arg_types"))]
             for t in tgts:
                 ce = Edge(e.type, e.source, t, e.file, e.line, CROSS, dict(extra))
                 create.append(ce)

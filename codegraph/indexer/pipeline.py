@@ -9,7 +9,6 @@ State is written only after the graph and the index were updated successfully.
 from __future__ import annotations
 
 import gc
-import hashlib
 import logging
 import os
 import time
@@ -22,7 +21,20 @@ from typing import Any
 from codegraph.core.completeness import previous_run_unfinished, running_record
 from codegraph.core.git import git_head
 from codegraph.core.graph_store import GraphStore
-from codegraph.core.models import ENDPOINT, STUB, TABLE, TOPIC, Chunk, FileImport, RepoRecord, file_uid, stable_hash
+from codegraph.core.models import (
+    ENDPOINT,
+    IMPORTS,
+    STRUCTURAL_EDGES,
+    STUB,
+    TABLE,
+    TOPIC,
+    Chunk,
+    FileImport,
+    RepoRecord,
+    file_hash,
+    file_uid,
+    stable_hash,
+)
 from codegraph.core.search_index import SearchIndex
 from codegraph.indexer.adapters.pages import assign_routes
 from codegraph.indexer.boundaries import link_boundaries
@@ -75,10 +87,6 @@ class IndexSummary:
     boundaries: dict[str, int] = field(default_factory=dict)
 
 
-def file_hash(data: bytes) -> str:
-    return hashlib.sha1(data).hexdigest()[:16]
-
-
 def config_fingerprint(extra: dict[str, Any] | None = None) -> str:
     """Changes when anything that shapes extraction output changes (forces a rebuild)."""
     return stable_hash(EXTRACTOR_VERSION, repr(sorted((extra or {}).items())))
@@ -108,7 +116,7 @@ def _edges_hash(edges: list[Any]) -> str:
     # changes: they count, so the importer's edges are rewritten.
     return stable_hash(*sorted(
         f"{e.type}|{e.source}|{e.target}|{e.line}|{e.resolution}"
-        + (f"|{sorted((e.extra.get('symbols') or {}).items())}" if e.type == "IMPORTS" else "") for e in edges))
+        + (f"|{sorted((e.extra.get('symbols') or {}).items())}" if e.type == IMPORTS else "") for e in edges))
 
 
 def index_repo(
@@ -368,7 +376,7 @@ def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | N
     counts = graph.counts(repo)
     s.symbols = counts["nodes"].get("Symbol", 0)
     s.stubs = counts["nodes"].get(STUB, 0)
-    s.edges = sum(v for k, v in counts["edges"].items() if k not in ("IN_REPO", "DECLARES"))
+    s.edges = sum(v for k, v in counts["edges"].items() if k not in STRUCTURAL_EDGES)
     s.parse_errors, s.partial_files = counts["parse_errors"], counts["partial_files"]
     s.messages = (s.messages + [f"{p}: {m}" for p, fx in fresh.items() for m in fx.errors[:3]])[:50]
     s.extract_failures = sum(1 for fx in fresh.values() if failed(fx))

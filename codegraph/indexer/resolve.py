@@ -28,6 +28,7 @@ from codegraph.core.models import (
     StubRecord,
     SymbolRecord,
     file_uid,
+    stub_target,
     stub_uid,
 )
 from codegraph.indexer.languages import family
@@ -370,6 +371,8 @@ def resolve_repo(
                 lookup = _lookup_keys(ref)
                 if lookup:  # qualified names the cross-repo pass may find in another repo
                     extra["lookup"] = lookup
+                if ref.extra.get("arg_types"):  # and how it may choose among overloads there
+                    extra["arg_types"] = ref.extra["arg_types"]
             elif not found:
                 continue  # optional reference with nothing to link
             elif how == "module_alias" and ref.type != IMPORTS:
@@ -401,11 +404,6 @@ def resolve_repo(
             if how and how != "stub":
                 res.counts[how] += 1
     return res
-
-
-def stub_target(uid: str) -> str:
-    """Inverse of ``stub_uid`` for display."""
-    return uid.split("|", 2)[2] if uid.startswith("stub|") else uid
 
 
 __all__ = ["Decision", "Resolution", "SymbolTable", "resolve_repo", "stub_target", "stub_uid"]

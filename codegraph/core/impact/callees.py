@@ -11,12 +11,11 @@ the radius could not be linked"). A File target starts from the symbols it decla
 
 from __future__ import annotations
 
-import time
-
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.impact.results import EMPTY_NOTICE, Caller, ImpactResult, NodeRef, Unresolved
 from codegraph.core.impact.surroundings import freshness
-from codegraph.core.models import CALLS, CALLS_HTTP, DECLARES, FILE, INJECTS, STUB, SYMBOL, Node, Step
+from codegraph.core.models import CALLS, CALLS_HTTP, DECLARES, FILE, INJECTS, STUB, SYMBOL, Node
+from codegraph.core.steps import StepTimer
 
 CALLEE_EDGES = (CALLS, CALLS_HTTP, INJECTS)
 
@@ -26,8 +25,7 @@ def callees(store: GraphStore, targets: list[Node], depth: int = 3, edge_types: 
     """Callees of ``targets`` up to ``depth`` hops over ``edge_types`` (default
     CALLEE_EDGES), nearest first, at most ``limit`` listed (``total_callers`` counts all)."""
     types = list(edge_types or CALLEE_EDGES)
-    steps: list[Step] = []
-    t0 = time.perf_counter()
+    timer = StepTimer()
     starts = [n for n in targets if n.label == SYMBOL]
     files = [n.uid for n in targets if n.label == FILE]
     if files:
@@ -59,7 +57,7 @@ def callees(store: GraphStore, targets: list[Node], depth: int = 3, edge_types: 
                                     h.edge.resolution))
                 nxt.append(h.node.uid)
         frontier = nxt
-    steps.append(Step("walk callees", round((time.perf_counter() - t0) * 1000, 1), f"{len(found)} callee(s)"))
+    timer.mark("walk callees", f"{len(found)} callee(s)")
     unresolved = [Unresolved(str(n.props.get("target_identifier", "")), str(n.props.get("reason", "")), k)
                   for n, k in sorted(stubs.values(), key=lambda t: -t[1])]
     found.sort(key=lambda c: (c.depth, c.node.qualified_name, c.node.uid))
@@ -67,5 +65,5 @@ def callees(store: GraphStore, targets: list[Node], depth: int = 3, edge_types: 
     return ImpactResult(
         query=" + ".join(qn[n.uid] for n in starts[:3]) or "callees", depth=depth,
         targets=[NodeRef.of(n) for n in targets], callers=shown, entry_points=[], tables=[], unresolved=unresolved,
-        total_callers=len(found), shown_callers=len(shown), truncated=len(found) > len(shown), steps=steps,
+        total_callers=len(found), shown_callers=len(shown), truncated=len(found) > len(shown), steps=timer.steps,
         freshness=freshness(store, {n.repo for n in targets}), notice=EMPTY_NOTICE, edge_types=types)

@@ -3,7 +3,6 @@ widening, the walk and the surroundings (docs/DESIGN.md#impact)."""
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 
 from codegraph.core.errors import BadInput
@@ -20,22 +19,10 @@ from codegraph.core.impact.surroundings import (
 from codegraph.core.impact.walk import CALLER_EDGES, Walk, callees
 from codegraph.core.impact.widening import dispatch as dispatch_of
 from codegraph.core.impact.widening import widen
-from codegraph.core.models import CALLS, DERIVED_EDGES, EDGE_TYPES, ENDPOINT, EXPOSES, SYMBOL, Node, Step
+from codegraph.core.models import CALLS, DERIVED_EDGES, EDGE_TYPES, ENDPOINT, EXPOSES, SYMBOL, Node
+from codegraph.core.steps import StepTimer
 from codegraph.core.targets import parse_target, resolve_target, resolve_target_in
 from codegraph.core.targets import shown as _shown
-
-
-class _Steps:
-    """Per-step wall-clock milliseconds of one answer."""
-
-    def __init__(self) -> None:
-        self.steps: list[Step] = []
-        self._t = time.perf_counter()
-
-    def __call__(self, name: str, detail: str = "") -> None:
-        now = time.perf_counter()
-        self.steps.append(Step(name, round((now - self._t) * 1000, 2), detail))
-        self._t = now
 
 
 def callers(store: GraphStore, target: str, repo: str | None = None, limit: int = 200,
@@ -78,7 +65,7 @@ def impact(
     ``nodes``: start from these graph nodes instead of resolving ``target`` (which then only
     names the answer), e.g. the symbols a free-text search picked (api/answers.py).
     """
-    step = _Steps()
+    step = StepTimer()
     if nodes is not None:
         resolved = list(nodes)
     else:

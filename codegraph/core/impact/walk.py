@@ -36,6 +36,7 @@ from codegraph.core.models import (
     Node,
     edge_confidence,
     file_uid,
+    parse_uid,
 )
 
 CALLER_EDGES = (CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, CALLS_HTTP, CONSUMES)
@@ -241,8 +242,7 @@ class Walk:
 
     def own_names(self, fuid: str) -> set[str] | None:
         """Names a file declares (from the graph); None when it is not a known file."""
-        _, _, rest = fuid.partition("|")
-        repo, _, path = rest.partition("|")
+        _, repo, path = parse_uid(fuid)
         syms = self.store.nodes_in_files(repo, [path]).get(path)
         if syms is None:
             return None
