@@ -56,7 +56,7 @@ from codegraph.core.models import (
     stub_uid,
 )
 from codegraph.core.workspace import WorkspaceConfig, save_linked
-from codegraph.indexer.adapters._routes import ClientUrl, client_url, fits, literal_fills
+from codegraph.indexer.cross_repo_http import match_call
 from codegraph.indexer.overloads import choose
 from codegraph.indexer.provides import Provides, read_provides
 from codegraph.indexer.state import StateStore
@@ -69,7 +69,6 @@ CREATE TABLE IF NOT EXISTS cross_report (repo TEXT PRIMARY KEY, report TEXT);
 CREATE TABLE IF NOT EXISTS cross_cache (repo TEXT, kind TEXT, version TEXT, blob TEXT, PRIMARY KEY (repo, kind));
 """
 _HTTP_REASONS = ("no_match", "external", "ambiguous")
-_VAR = re.compile(r"^\$?\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
 
 
 # -- state ---------------------------------------------------------------------------------
@@ -335,61 +334,6 @@ def _need_from_saved(d: dict[str, Any]) -> _Need:
     return _Need(e, [e.extra.get("target_identifier", ""), *e.extra.get("lookup", [])])
 
 
-def _base_pin(call: dict[str, Any], url: ClientUrl, bases: list[str]) -> ClientUrl | None:
-    """The call's URL with a known base when one of a peer's ``base_urls`` names its
-    host or its leading ``${VAR}``; None when none does."""
-    parts = call.get("parts") or []
-    first = parts[0] if parts else None
-    for b in bases:
-        m = _VAR.match(b)
-        if m and "://" not in b:
-            if first and first[0] == "hole" and re.split(r"[.\[\]'\"]+", first[1].strip("'\"]"))[-1:] in (
-                    [m.group(1)], [m.group(1).lower()]):
-                return ClientUrl(url.segments, True)
-            if first and first[0] == "hole" and re.sub(r"\W+", " ", first[1]).split()[-1:] == [m.group(1)]:
-                return ClientUrl(url.segments, True)
-            continue
-        bm = re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://([^/]+)(/.*)?$", b)
-        if not bm or not url.host or url.host.lower() != bm.group(1).lower():
-            continue
-        base_segs = [s for s in (bm.group(2) or "").split("/") if s]
-        segs = url.segments
-        lits = ["".join(v for k, v in s) if all(k == "lit" for k, _ in s) else None for s in segs[:len(base_segs)]]
-        if lits == base_segs:
-            return ClientUrl(segs[len(base_segs):], True, host=url.host)
-    return None
-
-
-def _http(call: dict[str, Any], peers: list[str], info: _Peers, base_urls: dict[str, list[str]]
-          ) -> tuple[list[tuple[str, Node]], list[str]]:
-    """(matching (peer, endpoint) pairs after the static-route preference, also_fits)."""
-    url = client_url([(k, v) for k, v in call["parts"]])
-    if url.dynamic:
-        return [], []
-    method = (call.get("method") or "").upper() or None
-    pinned = {p: u for p in peers if (u := _base_pin(call, url, base_urls.get(p, []))) is not None}
-    if pinned:
-        scope = list(pinned.items())
-    elif url.host:
-        return [], []  # an absolute URL no peer claims: another system
-    else:
-        scope = [(p, url) for p in peers]
-    cands: list[tuple[str, Node, ClientUrl]] = []
-    for p, u in scope:
-        for ep in info.endpoints(p):
-            em = ep.props.get("method", "")
-            if (method is None or em in (method, "ANY") or (method == "HEAD" and em == "GET")) and \
-                    fits(u, ep.props.get("path_template", "")):
-                cands.append((p, ep, u))
-    also: list[str] = []
-    if len(cands) > 1:
-        static = [c for c in cands if literal_fills(c[2], c[1].props.get("path_template", "")) == 0]
-        if len(static) == 1:
-            also = sorted(f"{c[0]}: {c[1].display()}" for c in cands if c is not static[0])
-            cands = static
-    return [(p, ep) for p, ep, _ in cands], also
-
-
 def link_workspace(
     graph: GraphStore,
     state: StateStore,
@@ -518,7 +462,7 @@ def _link_one(graph: GraphStore, state: StateStore, info: _Peers, b: str, peers:
 
     # -- http ---------------------------------------------------------------------------
     for call in _client_calls(state, b):
-        matched, also = _http(call, peers, info, cfg.base_urls)
+        matched, also = match_call(call, peers, info.endpoints, cfg.base_urls)
         entry = {"file": call["file"], "line": call["line"], "method": call.get("method"), "url": call.get("url")}
         if len(matched) == 1:
             p, ep = matched[0]
