@@ -52,6 +52,7 @@ def main() -> None:
     ap.add_argument("--target", default="json.loads")
     ap.add_argument("--big", default="", help="a target with a large blast radius (drawn with +N aggregation)")
     ap.add_argument("--out", type=Path, default=ROOT / "artifacts" / "dashboard")
+    ap.add_argument("--only", default="", help="comma-separated page names to time (default: all)")
     a = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -68,6 +69,8 @@ def main() -> None:
         pages.append(("impact-big", f"impact?target={a.big}"))
     pages += [("coverage", "coverage"), ("health", "health"), ("triage", "triage"), ("baselines", "baselines"),
               ("issues", "issues"), ("cypher", "cypher")]
+    if a.only:
+        pages = [p for p in pages if p[0] in a.only.split(",")]
     a.out.mkdir(parents=True, exist_ok=True)
     try:
         deadline = time.monotonic() + 120

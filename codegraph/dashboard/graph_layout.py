@@ -30,7 +30,7 @@ class _Node(Protocol):
     y: float
 
 
-LAYER_GAP = 300.0  # px between the first sub-columns of two depths
+LAYER_GAP = 240.0  # px between the first sub-columns of two depths
 SUB_GAP = 230.0  # px between the sub-columns of one crowded depth
 ROW_GAP = 56.0  # px between two nodes of one column
 MAX_ROWS = 18  # nodes per sub-column before a depth wraps into another one

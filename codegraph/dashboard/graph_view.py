@@ -69,7 +69,8 @@ ENTRY_GLYPHS = {"endpoint": "◆ endpoint", "page": "■ page", "consumer": "▼
                 "main": "⬢ main / CLI"}
 CLUSTER_OPTIONS = ("none", "file", "package", "repo")
 LAYOUTS = ("layered", "radial")
-MAX_MORE_PER_DEPTH = 12  # "+N more" nodes per depth; the rest share one "+N elsewhere"
+MAX_MORE_PER_DEPTH = 5  # "+N more" nodes per depth; the rest share one "+N elsewhere"
+PER_DEPTH = 12  # callers drawn one by one per depth: more and the labels become unreadable at 1400x900
 
 
 def kind_group(kind: str) -> str:
@@ -228,7 +229,7 @@ def build_impact_graph(
                   group=group_key(t, cluster_by), repo=t.repo))
     centre = res.targets[0].uid if res.targets else ""
 
-    drawn: list[Caller] = res.callers[:max_callers]
+    drawn, rest = pick_drawn(res.callers, max_callers)
     g.drawn_callers = len(drawn)
     word = "callee" if callees else "caller"
     for c in drawn:
@@ -260,7 +261,7 @@ def build_impact_graph(
         by_id[c.node.uid].parent = a.id
         edge(c.node.uid, a.id, c.via, f"{c.via} at {c.evidence_file}:{c.evidence_line} ({c.resolution or 'n/a'})")
 
-    _aggregate(g, res.callers[max_callers:], by_name, centre, add, edge)
+    _aggregate(g, rest, by_name, centre, add, edge)
 
     entry_anchors = entry_anchors or {}
     for e in res.entry_points:
@@ -309,6 +310,28 @@ def build_impact_graph(
     return g
 
 
+def pick_drawn(callers: list[Caller], max_callers: int, per_depth: int = PER_DEPTH) -> tuple[list[Caller],
+                                                                                          list[Caller]]:
+    """(drawn one by one, folded into "+N" nodes). Per depth at most ``per_depth``, at
+    most ``max_callers`` in all; a caller is drawn only when the node it reaches is (so
+    no branch floats), the ones that lead to the most other callers first."""
+    weight: Counter[str] = Counter(q for c in callers for q in c.path[1:-1])
+    drawn: list[Caller] = []
+    names: set[str] = set()
+    by_depth: dict[int, list[Caller]] = defaultdict(list)
+    for c in callers:
+        by_depth[c.depth].append(c)
+    for d in sorted(by_depth):
+        room = min(per_depth, max_callers - len(drawn))
+        ok = [c for c in by_depth[d] if d == 1 or len(c.path) < 2 or c.path[1] in names]
+        ok.sort(key=lambda c: (-weight[c.node.qualified_name], c.node.qualified_name, c.node.uid))
+        for c in ok[:max(0, room)]:
+            drawn.append(c)
+            names.add(c.node.qualified_name)
+    chosen = {id(c) for c in drawn}
+    return drawn, [c for c in callers if id(c) not in chosen]
+
+
 def _aggregate(g: ImpactGraph, rest: list[Caller], by_name: dict[str, list[GNode]], centre: str,
                add: Any, edge: Any) -> None:
     """Callers past the draw limit: one "+N more" node per (package, depth), attached to
@@ -331,7 +354,8 @@ def _aggregate(g: ImpactGraph, rest: list[Caller], by_name: dict[str, list[GNode
             anchors = Counter(c.path[1] for c in lst if len(c.path) > 1 and by_name.get(c.path[1]))
             anchor = by_name[anchors.most_common(1)[0][0]][0].id if anchors else centre
             names = sorted(c.node.qualified_name for c in lst)
-            n = add(GNode(f"more|{d}|{pkg}", f"+{len(lst)} in {pkg}", f"{len(lst)} more at depth {d} in {pkg} "
+            text = f"+{len(lst)} elsewhere" if pkg == "elsewhere" else f"+{len(lst)} in {pkg}"
+            n = add(GNode(f"more|{d}|{pkg}", text, f"{len(lst)} more at depth {d} in {pkg} "
                           "(not drawn one by one; listed in the evidence table)\n" + "\n".join(names[:12])
                           + ("\n…" if len(names) > 12 else ""), d, "", "more", parent=anchor,
                           qualified_name=f"more|{d}|{pkg}", group=pkg, members=names))

@@ -131,7 +131,8 @@ def _controls() -> Controls:
         limit = int(st.number_input("Callers to list", 20, 20000, step=100, key="impact_limit",
                                     help="Totals always count every caller; this caps the tables and export."))
         draw = st.slider("Callers to draw", 10, 400, key="impact_draw",
-                         help="Closest first; the rest are drawn as one '+N more' node per package and depth.")
+                         help="At most 12 per hop, the ones leading to the most other callers first; the rest are "
+                              "drawn as one '+N in pkg/' node per package and hop.")
     remember("impact_direction", "impact_depth", "impact_edges", "impact_hide_tests", "impact_layout",
              "impact_colour", "impact_cluster", "impact_limit", "impact_draw")
     return Controls(direction or "callers", depth, edges, hide_tests, layout or "layered", colour or "depth",
