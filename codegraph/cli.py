@@ -21,7 +21,7 @@ from rich.table import Table
 
 from codegraph.cli_console import make_console
 from codegraph.cli_render import print_impact, print_summary
-from codegraph.core.errors import CodegraphError, StoreUnavailable
+from codegraph.core.errors import BadInput, CodegraphError, StoreUnavailable
 from codegraph.core.settings import load_settings
 from codegraph.core.stores import Stores
 
@@ -229,7 +229,11 @@ def index(
                                      decisions=_decisions(ctx, name), progress=tick)
             from codegraph.indexer.cross_repo import describe, relink_after_index
 
-            linked = relink_after_index(ctx.graph, state, ctx.settings.state_db, [name])
+            try:
+                linked = relink_after_index(ctx.graph, state, ctx.settings.state_db, [name])
+            except BadInput as e:  # the index stands; a broken codegraph.toml only stops the relink
+                linked = None
+                summary.messages.append(f"cross-repo links not updated: {e}")
             if linked is not None:
                 summary.messages.append(describe(linked))
             embed_report: dict[str, Any] | None = None

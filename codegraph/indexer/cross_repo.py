@@ -165,12 +165,12 @@ class _Peers:
 
     def provides(self, repo: str) -> Provides:
         if repo not in self._provides:
-            hit = self._get(repo, "provides")
+            hit = self.cached(repo, "provides")
             if hit is not None:
                 self._provides[repo] = Provides(**hit)
             else:
                 self._provides[repo] = read_provides(self.graph, repo, self.roots.get(repo))
-                self._put(repo, "provides", asdict(self._provides[repo]))
+                self.cache(repo, "provides", asdict(self._provides[repo]))
         return self._provides[repo]
 
     def version(self, repo: str) -> str:
@@ -183,11 +183,11 @@ class _Peers:
                 f"{p}|{c}|{e}" for p, (c, e) in hashes.items())) if hashes else ""
         return self._digests[repo]
 
-    def _get(self, repo: str, kind: str) -> Any:
+    def cached(self, repo: str, kind: str) -> Any:
         v = self.version(repo)
         return _cached(self.state, repo, kind, v) if self.state is not None and v else None
 
-    def _put(self, repo: str, kind: str, value: Any) -> None:
+    def cache(self, repo: str, kind: str, value: Any) -> None:
         v = self.version(repo)
         if self.state is not None and v:
             _cache(self.state, repo, kind, v, value)
@@ -196,7 +196,7 @@ class _Peers:
         """``module_qn.name`` -> qualified names it re-exports (from IMPORTS ``symbols``)."""
         if repo in self._aliases:
             return self._aliases[repo]
-        hit = self._get(repo, "aliases")
+        hit = self.cached(repo, "aliases")
         if hit is not None:
             self._aliases[repo] = hit
             return hit
@@ -217,7 +217,7 @@ class _Peers:
                         if q not in out[f"{module}.{name}"]:
                             out[f"{module}.{name}"].append(q)
         self._aliases[repo] = dict(out)
-        self._put(repo, "aliases", self._aliases[repo])
+        self.cache(repo, "aliases", self._aliases[repo])
         return self._aliases[repo]
 
     def endpoints(self, repo: str) -> list[Node]:
@@ -380,7 +380,7 @@ def _link_one(graph: GraphStore, state: StateStore, info: _Peers, b: str, peers:
     hashes = state.file_hashes(b)
     needs: dict[tuple[str, str, str, str, int], _Need] = {}
     stored: set[tuple[str, str, str, str, int]] = set()  # needs whose stub edge is in the graph now
-    hit = info._get(b, "needs")
+    hit = info.cached(b, "needs")
     if hit is not None:  # b unchanged since the last pass: its needs, and which are stubs, are known
         for d, in_graph in hit:
             n = _need_from_saved(d)
@@ -500,7 +500,7 @@ def _link_one(graph: GraphStore, state: StateStore, info: _Peers, b: str, peers:
     graph.replace_cross_repo_edges(b, remove, create)
     if remove:
         graph.prune_unreferenced(b, [STUB])
-    info._put(b, "needs", [[{**asdict(n.edge), "resolution": "stub"}, k not in now_converted]
+    info.cache(b, "needs", [[{**asdict(n.edge), "resolution": "stub"}, k not in now_converted]
                            for k, n in needs.items()])
     with _conn(state) as c:
         c.execute("DELETE FROM cross_needs WHERE repo=?", (b,))

@@ -139,3 +139,20 @@ def test_mcp_tools_take_a_workspace(estate: tuple[Path, Path]) -> None:
     assert {(c["repo"], c["qualified_name"]) for c in topic["items"]} >= {
         ("pay-api", "payapi.routes.charge"), ("ledger", "com.acme.ledger.LedgerListener.onPayment")}
     assert out["bad"].is_error
+
+
+def test_index_with_a_broken_config_keeps_the_index_and_says_why(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    shutil.copytree(FIXTURE / "money-lib", src)
+    cfg = tmp_path / "codegraph.toml"
+    cfg.write_text('[[repos]]\nname = "lib"\npath = "src"\n\n[[workspaces]]\nname = "w"\n', encoding="utf-8")
+    mp = _env(tmp_path / "home")
+    mp.setenv("CODEGRAPH_CONFIG", str(cfg))
+    try:
+        r = CliRunner().invoke(app, ["index", str(src), "--repo", "lib", "--no-embed", "--json"])
+    finally:
+        mp.undo()
+    assert r.exit_code == 0, r.output
+    messages = json.loads(r.output)["summary"]["messages"]
+    assert any(m.startswith("cross-repo links not updated: ") and "workspaces entry 1 needs a name and a non-empty"
+               in m for m in messages), messages
