@@ -337,12 +337,22 @@ class _Corpus:
 
 # -- the audit ----------------------------------------------------------------------------
 
+_FLOW_RESOLUTIONS = {
+    "value_flow": "a name, container element, attribute or return value holds it",
+    "parameter": "passed as an argument and called by the callee",
+    "module_alias": "a module bound to another name (os.path is posixpath)",
+    "protocol": "an implicit call (for -> __iter__, with -> __enter__)",
+    "return_type": "the receiver is typed by a return annotation",
+}
+
+
 def _callable_nodes(store: GraphStore, repo: str | None) -> list[Node]:
     out: list[Node] = []
     offset = 0
     while True:
         page = store.nodes_by_label(SYMBOL, repo, limit=5000, offset=offset)
-        out.extend(n for n in page if n.props.get("kind") in CALLABLE_KINDS)
+        # Lambdas have no name a text search could find: not audited as callables.
+        out.extend(n for n in page if n.props.get("kind") in CALLABLE_KINDS and n.props.get("language_kind") != "lambda")
         if len(page) < 5000:
             return out
         offset += 5000
@@ -619,6 +629,10 @@ class _Auditor:
         orig = corpus.line(site.file, site.line)
         if orig is None:
             return "graph_false_positive", "evidence line not in the file", "line beyond the end of the file"
+        if site.resolution in _FLOW_RESOLUTIONS:
+            # Called through a value the resolver followed (a variable, container, return
+            # value, parameter, module alias, protocol): text search by name cannot see it.
+            return "text_miss", f"called through a value ({site.resolution})", _FLOW_RESOLUTIONS[site.resolution]
         stripped = corpus.line(site.file, site.line, stripped=True) or ""
         names = {name} | ({_class_name(target) or ""} if _is_constructor(target) else set())
         names.discard("")

@@ -20,10 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegraph.core.models import (
+    CALLS,
     EXTENDS,
     IMPLEMENTS,
     IMPORTS,
     NAME_CONFIDENCE,
+    REFERENCES,
+    USES_TYPE,
     Edge,
     StubRecord,
     SymbolRecord,
@@ -151,9 +154,12 @@ class SymbolTable:
                     return found
             if "from" in target:
                 src = next((p for p in target["from"] if p in self.files), None)
-                if src is not None and src != path:
+                if src is not None:
                     orig = target.get("name", name)
-                    return self._submodule(src, orig) or self._module_of(src, orig, depth + 1)
+                    sub = self._submodule(src, orig)
+                    if sub or src == path:
+                        return sub
+                    return self._module_of(src, orig, depth + 1)
         return self._submodule(path, name)
 
     def _submodule(self, path: str, name: str) -> list[str]:
@@ -266,6 +272,18 @@ def _try_candidate(table: SymbolTable, cand: dict[str, Any]) -> tuple[list[Symbo
     elif "owner_export" in cand:
         oe = cand["owner_export"]
         owners = [s.qualified_name for s in table.export(list(oe["file"]), oe["export"])]
+    elif "returns_of" in cand:
+        # {"returns_of": {"file", "export"}, "member"}: a method of what that function
+        # returns, as its module's export map says (``returns``: owner candidates).
+        ro = cand["returns_of"]
+        for fn in table.export(list(ro["file"]), ro["export"]):
+            rets = table.exports.get(fn.file, {}).get(fn.name, {}).get("returns", ())
+            for r in rets:
+                if "owner" in r:
+                    owners.append(r["owner"])
+                elif "owner_export" in r:
+                    oe = r["owner_export"]
+                    owners.extend(s.qualified_name for s in table.export(list(oe["file"]), oe["export"]))
     for owner in owners:
         found = table.member(owner, member, skip_self="super_of" in cand)
         if found:
@@ -345,6 +363,13 @@ def resolve_repo(
                 table.bases[ref.source_qualified_name].append(t.qualified_name)
     edges = res.edges
     seen: set[tuple[str, str, str, str, int]] = set()
+    # Calls of a parameter, by the function owning the parameter (param_call hints).
+    param_calls: dict[str, list[Reference]] = defaultdict(list)
+    for ref in others:
+        pc = ref.extra.get("param_call")
+        if pc is not None:
+            param_calls[pc["owner"]].append(ref)
+    passes: list[tuple[Reference, list[SymbolRecord]]] = []
     for ref in inheritance + others:
         src = _source_uid(table, ref)
         if src is None:
@@ -375,6 +400,16 @@ def resolve_repo(
                     extra["arg_types"] = ref.extra["arg_types"]
             elif not found:
                 continue  # optional reference with nothing to link
+            elif "pass" in ref.extra:
+                # A value handed to a callee: the callee's calls of that parameter get
+                # the edge (below); the REFERENCES edge itself is recorded where the
+                # value is named, unless the hint says so.
+                syms = [s for s in found if isinstance(s, SymbolRecord) and s.kind != "module"]
+                if syms and param_calls:
+                    passes.append((ref, syms))
+                if ref.extra.get("pass_only"):
+                    continue
+                targets = [s.uid for s in syms]
             elif how == "module_alias" and ref.type != IMPORTS:
                 # The name as written (``os.path.join``) reaches a symbol of another
                 # name (``posixpath.join``): kept so a query for the written name finds it.
@@ -383,6 +418,12 @@ def resolve_repo(
             elif ref.type == IMPORTS or isinstance(found[0], str):
                 # An import that names a class (Java/Kotlin/C#) links the declaring file.
                 targets = sorted({file_uid(repo, p if isinstance(p, str) else p.file) for p in found})
+            elif ref.type == REFERENCES:
+                targets = [s.uid for s in found if isinstance(s, SymbolRecord) and s.kind != "module"]
+            elif ref.type == USES_TYPE and how == "annotation":
+                # An annotation names a type: a function or module of that name is not one.
+                targets = [s.uid for s in found if isinstance(s, SymbolRecord) and s.kind in TYPE_KINDS
+                           and s.kind not in ("module", "namespace")]
             else:
                 syms = choose([s for s in found if isinstance(s, SymbolRecord)], ref.extra.get("arity"),
                               ref.extra.get("arg_types"))
@@ -403,7 +444,46 @@ def resolve_repo(
             edges.setdefault(ref.file, []).append(edge)
             if how and how != "stub":
                 res.counts[how] += 1
+    for ref, values in passes:
+        _link_parameter(table, ref, values, param_calls, res, seen)
     return res
+
+
+def _link_parameter(table: SymbolTable, ref: Reference, values: list[SymbolRecord],
+                    param_calls: dict[str, list[Reference]], res: Resolution,
+                    seen: set[tuple[str, str, str, str, int]]) -> None:
+    """``run(work)`` where ``run`` calls its parameter: CALLS run -> work, evidence at
+    the parameter's call site, resolution ``parameter``. A class handed over is
+    instantiated there: its ``__init__`` too (when it has one)."""
+    p = ref.extra["pass"]
+    callees: list[SymbolRecord] = []
+    for cand in p.get("callee", ()):
+        found, _ = _try_candidate(table, cand)
+        if found:
+            callees = [s for s in found if isinstance(s, SymbolRecord)]
+            break
+    for callee in callees:
+        for pc_ref in param_calls.get(callee.qualified_name, ()):
+            pc = pc_ref.extra["param_call"]
+            if not ((p.get("kw") is not None and pc["name"] == p["kw"])
+                    or (p.get("index") is not None and pc["index"] == p["index"])):
+                continue
+            src = _source_uid(table, pc_ref)
+            if src is None:
+                continue
+            for v in values:
+                tgts = [v]
+                if v.kind == "class":
+                    tgts += table.member(v.qualified_name, "__init__")
+                for t in tgts:
+                    if t.uid == src:
+                        continue
+                    edge = Edge(CALLS, src, t.uid, pc_ref.file, pc_ref.line, "parameter", {})
+                    k = edge.key()
+                    if k not in seen:
+                        seen.add(k)
+                        res.edges.setdefault(pc_ref.file, []).append(edge)
+                        res.counts["parameter"] += 1
 
 
 __all__ = ["Decision", "Resolution", "SymbolTable", "resolve_repo", "stub_target", "stub_uid"]

@@ -213,7 +213,10 @@ def test_super_candidates() -> None:
 def test_builtins_and_builtin_values_emit_nothing() -> None:
     fx = ex("def f(cb, items):\n    n = len(items)\n    parts = []\n    parts.append(n)\n    ','.join(parts)\n"
             "    cb()\n    d = {}\n    d.get(1)\n    s: str = g()\n    s.upper()\n    items.strip()\n")
-    assert [(r.target_identifier, r.extra.get("name")) for r in calls(fx)] == [("g", "g")]
+    assert [(r.target_identifier, r.extra.get("name")) for r in calls(fx) if "param_call" not in r.extra] == [("g", "g")]
+    # cb() on a parameter: only an optional hint for the resolver's parameter join, never a stub
+    [hint] = [r for r in calls(fx) if "param_call" in r.extra]
+    assert hint.extra == {"candidates": [], "optional": True, "param_call": {"owner": "pkg.mod.f", "index": 0, "name": "cb"}}
 
 
 def test_headers_belong_to_the_enclosing_scope() -> None:
@@ -223,7 +226,7 @@ def test_headers_belong_to_the_enclosing_scope() -> None:
     assert sorted((r.source_qualified_name, r.target_identifier, r.line) for r in calls(fx)) == [
         ("pkg.mod.outer", "mk", 8),
         ("pkg.mod.outer", "pkg.mod.g", 5),
-        ("pkg.mod.outer", "pkg.mod.g", 6),
+        ("pkg.mod.outer.<lambda0>", "pkg.mod.g", 6),  # a lambda default is a symbol of outer
         ("pkg.mod.outer.C", "pkg.mod.g", 9),
     ]
 
@@ -313,6 +316,10 @@ def test_receiver_types_and_same_named_methods() -> None:
         ("CALLS", "svc.returned", "models.Parser.run", "receiver_type"),      # -> Parser
         ("IMPORTS", "svc.py", "models.py", "import"),
         ("IMPORTS", "svc.py", "stub:typing", "stub"),
+        ("USES_TYPE", "svc.typed", "models.Parser", "annotation"),           # annotations name types
+        ("USES_TYPE", "svc.typed", "models.Repo", "annotation"),
+        ("USES_TYPE", "svc.annotated", "models.Repo", "annotation"),
+        ("USES_TYPE", "svc.make_parser", "models.Parser", "annotation"),
     }  # Runner.run and Cache.save, same names, never receive an edge
     typed = {(t, line) for s, t, line, _ in edges_at("receivers") if s == "svc.typed"}
     assert typed == {("models.Parser.run", 32), ("models.Repo.save", 33), ("models.Repo.save", 34)}
@@ -334,10 +341,15 @@ def test_decorated_nested_lambda_comprehension() -> None:
     assert edges("decorated_nested") == {
         ("CALLS", "deco", "deco.deco", "same_module"),           # @deco on a module-level def
         ("CALLS", "deco", "deco.deco_factory", "same_module"),   # @deco_factory(1)
+        ("CALLS", "deco", "deco.deco", "value_flow"),            # ... returns deco, called with b
         ("CALLS", "deco.K", "deco.deco", "same_module"),         # @deco on a method: the class body
         ("CALLS", "deco.K", "stub:functools.wraps", "stub"),
-        ("CALLS", "deco.K.m", "deco.helper", "same_module"),     # inside a lambda
-        ("CALLS", "deco.K.w", "deco.helper", "same_module"),     # lambda passed as an argument
+        ("REFERENCES", "deco.K", "deco.a", "same_module"),       # functools.wraps(a)
+        ("CALLS", "deco.K.m.<lambda0>", "deco.helper", "same_module"),     # inside a lambda
+        ("REFERENCES", "deco.K.m", "deco.K.m.<lambda0>", "same_module"),   # a lambda is a value
+        ("CALLS", "deco.K.w.<lambda0>", "deco.helper", "same_module"),     # lambda passed as an argument
+        ("REFERENCES", "deco.K.w", "deco.K.w.<lambda0>", "same_module"),
+        ("REFERENCES", "deco.deco_factory", "deco.deco", "same_module"),   # return deco
         ("CALLS", "deco.b", "deco.b.inner", "same_module"),
         ("CALLS", "deco.b", "deco.helper", "same_module"),       # inside a comprehension
         ("CALLS", "deco.b.inner", "deco.helper", "same_module"),

@@ -42,8 +42,9 @@ from typing import Any
 from tree_sitter import Node, Query, QueryCursor
 from tree_sitter_language_pack import get_language
 
-from codegraph.core.models import CALLS, EXTENDS, IMPORTS, FileRecord, SymbolRecord
+from codegraph.core.models import CALLS, EXTENDS, IMPORTS, INJECTS, REFERENCES, USES_TYPE, FileRecord, SymbolRecord
 from codegraph.indexer import treesitter as ts
+from codegraph.indexer.languages.py_flow import FlowMixin, target_parts
 from codegraph.indexer.records import FileExtraction, Reference
 
 LANGUAGE = "python"
@@ -61,7 +62,33 @@ _QUERY = """
 (import_statement) @import
 (import_from_statement) @import
 (assignment) @assign
-(for_statement left: (_) @bind)
+(for_statement) @for
+(global_statement) @global
+(nonlocal_statement) @global
+(return_statement) @return
+(with_item value: (_) @with)
+(raise_statement) @raise
+(decorator (call) @deco_call)
+(argument_list (identifier) @val)
+(argument_list (attribute) @val)
+(keyword_argument value: (identifier) @val)
+(keyword_argument value: (attribute) @val)
+(assignment right: (identifier) @val)
+(assignment right: (attribute) @val)
+(return_statement (identifier) @val)
+(return_statement (attribute) @val)
+(expression_list (identifier) @val)
+(expression_list (attribute) @val)
+(list (identifier) @val)
+(list (attribute) @val)
+(tuple (identifier) @val)
+(tuple (attribute) @val)
+(set (identifier) @val)
+(pair value: (identifier) @val)
+(pair value: (attribute) @val)
+(named_expression value: (identifier) @val)
+(default_parameter value: (identifier) @val)
+(typed_default_parameter value: (identifier) @val)
 (for_in_clause left: (_) @bind)
 (as_pattern_target) @bind
 (named_expression name: (identifier) @bind)
@@ -119,6 +146,7 @@ _LITERAL_TYPES = frozenset({
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _STRING_PREFIX = re.compile(r"^[rRuUbB]*('''|\"\"\"|'|\")")
 _CODING = re.compile(rb"\A(?:[^\n]*\n)?[ \t\f]*#[^\n]*?coding[:=][ \t]*([-\w.]+)")
+_TYPE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _TEST_NAME = re.compile(r"^(test_.*|.*_test)\.pyi?$")
 
 # Sentinels of the flow-insensitive type inference.
@@ -190,8 +218,10 @@ class _Scope:
     ("def", qn, "class"|"function", scope, return_type_node)  a def/class in this file
     ("mod", module_qn, stems)                     ``import a.b [as c]``
     ("from", module_qn, name, stems)              ``from m import name [as x]``
-    ("var", value_node, annotation_node)          an assignment
-    ("param", annotation_node)                    a parameter
+    ("var", value_node, annotation_node, scope)   an assignment (value evaluated in scope)
+    ("part", value_node, path, scope, starred)    a destructuring target (py_flow.target_parts)
+    ("elem", iterable_node, scope)                ``for name in iterable``
+    ("param", annotation_node, index, default)    a parameter (index None for *args/**kw)
     ("self", class_scope)                         first parameter of a method
     ("local",)                                    anything else (for/with/except targets)
     """
@@ -224,7 +254,7 @@ class _Scope:
             lst.append(binding)
 
 
-class _Extractor:
+class _Extractor(FlowMixin):
     """State for one file; ``run()`` returns the FileExtraction."""
 
     def __init__(self, repo: str, path: str, source: bytes) -> None:
@@ -242,8 +272,15 @@ class _Extractor:
         self.ref_keys: set[tuple[Any, ...]] = set()
         self.exports: dict[str, dict[str, Any]] = {}
         self.def_exports: dict[str, dict[str, Any]] = {}
-        self.memo: dict[tuple[int, str], Any] = {}
-        self.in_progress: set[tuple[int, Any]] = set()
+        self.memo: dict[Any, Any] = {}
+        self.in_progress: set[Any] = set()
+        self.returns: dict[int, list[tuple[Any, Node]]] = {}
+        self.items: dict[tuple[int, str], list[tuple[Node | None, Node, Any, str]]] = {}
+        self.lambdas: dict[int, tuple[Any, ...]] = {}
+        self.globals: dict[int, set[str]] = {}
+        self.lambda_count: dict[int, int] = {}
+        # (using scope, scope the annotation is evaluated in, annotation node)
+        self.annotations: list[tuple[Any, Any, Node]] = []
 
     # -- small helpers ------------------------------------------------------------------
     def text(self, n: Node | None) -> str:
@@ -295,22 +332,48 @@ class _Extractor:
         self.build_scopes(mod, caps.get("def", []), caps.get("lambda", []))
         for n in sorted(caps.get("import", []), key=_start):
             self.on_import(n)
+        for n in caps.get("global", []):
+            sc = self.scope_at(n.start_byte)
+            self.globals.setdefault(id(sc), set()).update(
+                self.text(c) for c in n.named_children if c.type == "identifier")
         for n in sorted(caps.get("bind", []), key=_start):
             sc = self.scope_at(n.start_byte)
+            if n.parent is not None and n.parent.type == "named_expression":  # (a := f)
+                name = self.text(n)
+                self.binding_scope(sc, name).bind(name, ("var", n.parent.child_by_field_name("value"), None, sc))
+                continue
             for name in self.target_names(n):
                 sc.bind(name, ("local",))
+        for n in caps.get("for", []):
+            self.on_for(n)
+        for n in caps.get("return", []):
+            sc = self.scope_at(n.start_byte)
+            val = n.named_children[0] if n.named_child_count else None
+            if val is not None and sc.kind == "function":
+                self.returns.setdefault(id(sc), []).append((sc, val))
         attr_assigns: list[tuple[_Scope, Node, Node | None, Node | None]] = []
+        item_assigns: list[tuple[_Scope, Node, Node | None, Node | None]] = []
         for n in sorted(caps.get("assign", []), key=_start):
-            self.on_assign(n, attr_assigns)
+            self.on_assign(n, attr_assigns, item_assigns)
         for sc, obj, value, ann in attr_assigns:
             self.on_attr_assign(sc, obj, value, ann)
+        call_nodes = caps.get("call", [])
+        self.collect_items(item_assigns, call_nodes)
         for sc in self.class_scopes:
             self.emit_extends(sc)
         # Calls and bare decorators in source order, so references read top to bottom.
-        calls = [(n.start_byte, 0, n) for n in caps.get("call", [])] + [(n.start_byte, 1, n) for n in caps.get("deco", [])]
+        calls = [(n.start_byte, 0, n) for n in call_nodes] + [(n.start_byte, 1, n) for n in caps.get("deco", [])]
         calls.sort(key=lambda x: (x[0], x[1]))
         for _, is_deco, n in calls:
             self.on_call(n, n if is_deco else n.child_by_field_name("function"))
+        for n in caps.get("deco_call", []):
+            self.on_decorator_call(n)
+        self.emit_protocols(caps.get("for", []), caps.get("with", []), caps.get("raise", []))
+        for src_scope, eval_scope, ann in self.annotations:
+            self.uses_types(src_scope, eval_scope, ann, 0)
+        for n in sorted(caps.get("val", []), key=_start):
+            self.on_value(n)
+        self.emit_module_exports()
         self.exports.update(self.def_exports)
         return FileExtraction(file=fr, symbols=self.symbols, references=self.refs, exports=self.exports, errors=msgs)
 
@@ -328,12 +391,7 @@ class _Extractor:
             body = n.child_by_field_name("body")
             bstart = body.start_byte if body is not None else n.end_byte
             if n.type == "lambda":
-                sc = _Scope("lambda", "", "", bstart, n.end_byte, parent)
-                params = n.child_by_field_name("parameters")
-                if params is not None:
-                    for p in params.named_children:
-                        for name in self.param_names(p):
-                            sc.bind(name, ("local",))
+                sc = self.on_lambda(n, parent, bstart)
             else:
                 sc_or_none = self.on_def(n, parent, body, bstart)
                 if sc_or_none is None:
@@ -358,6 +416,45 @@ class _Extractor:
             bp_scope.append(st[-1])
         self.bp_pos = bp_pos
         self.bp_scope = bp_scope
+
+    def on_lambda(self, n: Node, parent: _Scope, bstart: int) -> _Scope:
+        """A lambda is a symbol ``<lambdaN>`` (N counts the lambdas of the enclosing
+        symbol in source order, so the name is stable while that symbol's other lambdas
+        stay put); its body is its return value."""
+        owner = parent.named
+        idx = self.lambda_count.get(id(owner), 0)
+        self.lambda_count[id(owner)] = idx + 1
+        name = f"<lambda{idx}>"
+        qn = f"{owner.qn}.{name}"
+        params = n.child_by_field_name("parameters")
+        sig = ts.signature_hash("function", qn, self.text(params))
+        sc = _Scope("lambda", qn, sig, bstart, n.end_byte, parent)
+        sc.named = sc
+        if params is not None:
+            for i, p in enumerate(params.named_children):
+                for pname in self.param_names(p):
+                    sc.bind(pname, ("param", None, i, None))
+        body = n.child_by_field_name("body")
+        if body is not None:
+            self.returns[id(sc)] = [(sc, body)]
+        if (qn, sig) not in self.sym_keys:
+            self.sym_keys.add((qn, sig))
+            self.symbols.append(SymbolRecord(
+                repo=self.repo, qualified_name=qn, signature_hash=sig, name=name, kind="function",
+                language=LANGUAGE, language_kind="lambda", file=self.path,
+                line=n.start_point[0] + 1, end_line=n.end_point[0] + 1, visibility="private",
+                content_hash=ts.content_hash(self.src[n.start_byte:n.end_byte]),
+                signature=" ".join(self.text(n).split(":", 1)[0].split())[:SIGNATURE_MAX], docstring="",
+                parent=owner.qn,
+            ))
+        self.lambdas[n.start_byte] = ("def", qn, "function", sc, None)
+        # A lambda is always a value of the symbol that writes it.
+        self.add_ref(REFERENCES, parent, qn, n.start_point[0] + 1,
+                     {"candidates": [{"qn": qn, "how": "same_module"}], "optional": True})
+        return sc
+
+    def lambda_binding(self, n: Node) -> tuple[Any, ...] | None:
+        return self.lambdas.get(n.start_byte)
 
     def scope_at(self, pos: int) -> _Scope:
         return self.bp_scope[bisect_right(self.bp_pos, pos) - 1]
@@ -407,6 +504,7 @@ class _Extractor:
             is_static = "staticmethod" in deco_names
             sc.cls_method = "classmethod" in deco_names
             first = True
+            index = 0
             if params is not None:
                 for p in params.named_children:
                     names = self.param_names(p)
@@ -416,9 +514,20 @@ class _Extractor:
                         sc.bind(names[0], ("self", owner))
                     else:
                         ann = p.child_by_field_name("type") if p.type in ("typed_parameter", "typed_default_parameter") else None
+                        default = p.child_by_field_name("value") if p.type in ("default_parameter", "typed_default_parameter") else None
+                        # ("param", annotation, positional index or None for *args/**kw, default)
+                        splat = p.type in ("list_splat_pattern", "dictionary_splat_pattern") or (
+                            p.type == "typed_parameter" and any(
+                                c.type in ("list_splat_pattern", "dictionary_splat_pattern") for c in p.named_children))
                         for nm in names:
-                            sc.bind(nm, ("param", ann))
+                            sc.bind(nm, ("param", ann, None if splat else index, default))
+                        if ann is not None:
+                            self.annotations.append((sc, parent, ann))
+                        index += 1
                     first = False
+            rt = n.child_by_field_name("return_type")
+            if rt is not None:
+                self.annotations.append((sc, parent, rt))
         return sc
 
     def param_names(self, p: Node) -> list[str]:
@@ -578,7 +687,8 @@ class _Extractor:
         else:
             self.exports[name] = {"modules": [paths]}
 
-    def on_assign(self, n: Node, attr_assigns: list[tuple[_Scope, Node, Node | None, Node | None]]) -> None:
+    def on_assign(self, n: Node, attr_assigns: list[tuple[_Scope, Node, Node | None, Node | None]],
+                  item_assigns: list[tuple[_Scope, Node, Node | None, Node | None]]) -> None:
         left = n.child_by_field_name("left")
         if left is None:
             return
@@ -587,17 +697,78 @@ class _Extractor:
             value = value.child_by_field_name("right")
         ann = n.child_by_field_name("type")
         sc = self.scope_at(n.start_byte)
+        if ann is not None:
+            self.annotations.append((sc, sc, ann))
         t = left.type
         if t == "identifier":
             name = self.text(left)
-            sc.bind(name, ("var", value, ann))
+            self.binding_scope(sc, name).bind(name, ("var", value, ann, sc))
             if sc.kind == "class":
                 sc.attrs.setdefault(name, []).append((value, ann, sc))
         elif t == "attribute":
             attr_assigns.append((sc, left, value, ann))
+        elif t == "subscript":
+            item_assigns.append((sc, left, value, ann))
+        else:
+            for name, path, starred in target_parts(left, self.text):
+                self.binding_scope(sc, name).bind(name, ("part", value, path, sc, starred))
+
+    def binding_scope(self, sc: _Scope, name: str) -> _Scope:
+        """Where an assignment in ``sc`` binds ``name``: the module for a ``global``."""
+        if name in self.globals.get(id(sc), ()):
+            return self.module_scope
+        return sc
+
+    def on_for(self, n: Node) -> None:
+        left = n.child_by_field_name("left")
+        right = n.child_by_field_name("right")
+        if left is None:
+            return
+        sc = self.scope_at(n.start_byte)
+        if left.type == "identifier" and right is not None:
+            name = self.text(left)
+            self.binding_scope(sc, name).bind(name, ("elem", right, sc))
         else:
             for name in self.target_names(left):
                 sc.bind(name, ("local",))
+
+    def collect_items(self, item_assigns: list[tuple[_Scope, Node, Node | None, Node | None]],
+                      calls: list[Node]) -> None:
+        """Container contents written after creation: ``d[k] = f``, ``d.update({...})``,
+        ``ls.append(f)``, ``ls.extend([...])``, ``s.add(f)``, ``d.setdefault(k, f)``."""
+        for sc, left, value, _ann in item_assigns:
+            obj = left.child_by_field_name("value")
+            if obj is None or obj.type != "identifier" or value is None:
+                continue
+            self.add_item(sc, self.text(obj), left.child_by_field_name("subscript"), value, "item")
+        for call in calls:
+            fn = call.child_by_field_name("function")
+            if fn is None or fn.type != "attribute":
+                continue
+            obj = fn.child_by_field_name("object")
+            an = fn.child_by_field_name("attribute")
+            if obj is None or an is None or obj.type != "identifier":
+                continue
+            meth = self.text(an)
+            if meth not in ("append", "add", "update", "extend", "insert", "setdefault"):
+                continue
+            args = call.child_by_field_name("arguments")
+            pos = [c for c in args.named_children if c.type not in ("comment", "keyword_argument")] if args else []
+            sc = self.scope_at(call.start_byte)
+            if meth in ("append", "add") and len(pos) == 1:
+                self.add_item(sc, self.text(obj), None, pos[0], "item")
+            elif meth in ("update", "extend") and len(pos) == 1:
+                self.add_item(sc, self.text(obj), None, pos[0], "all")
+            elif meth == "insert" and len(pos) == 2:
+                self.add_item(sc, self.text(obj), None, pos[1], "item")
+            elif meth == "setdefault" and len(pos) == 2:
+                self.add_item(sc, self.text(obj), pos[0], pos[1], "item")
+
+    def add_item(self, sc: _Scope, name: str, key: Node | None, value: Node, how: str) -> None:
+        found = self.lookup(sc, name)
+        if found is None:
+            return
+        self.items.setdefault((id(found[1]), name), []).append((key, value, sc, how))
 
     def on_attr_assign(self, sc: _Scope, left: Node, value: Node | None, ann: Node | None) -> None:
         obj = left.child_by_field_name("object")
@@ -747,6 +918,13 @@ class _Extractor:
             if not attrs and val[0] == "inst" and val[2] == "self" and scope_is_cls_method(scope):
                 return ("inst", val[1], "receiver_type", val[3], None)  # cls(...)
             return None
+        if kind == "local":  # K = C; K() / m = make_client; m()
+            for v in self.name_values(scope, name, 1):
+                if v[0][0] != "member":
+                    t = self.type_from_entity(v[0], [*v[1], *attrs])
+                    if t is not None:
+                        return t
+            return None
         if kind != "entities":
             return None
         for ent in val:
@@ -767,11 +945,37 @@ class _Extractor:
             if not attrs and ent[4] is not None:  # return annotation of a function of this file
                 sc = ent[3].parent or self.module_scope
                 return self.annotation_type(sc, ent[4])
+            if not attrs and ent[3] is not None:  # what it returns: ``return Client()``
+                return self.returned_type(ent[3])
             return None
         dotted = self.entity_qn(ent, attrs)
         if dotted and (attrs or ent[0] == "from") and _looks_like_class(dotted):
             return ("inst", dotted, "receiver_type", None, _entity_export(ent, attrs))
+        oe = _entity_export(ent, attrs)
+        if dotted and oe is not None:
+            # An imported function: what it returns is in its module's export map
+            # (``returns``), read by the resolver (candidate ``returns_of``).
+            return ("inst", f"{dotted}()", "return_type", None, None, oe)
         return None
+
+    def returned_type(self, fn: _Scope) -> Any:
+        rets = self.returns.get(id(fn))
+        if not rets:
+            return None
+        key = ("returned", id(fn))
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.in_progress:
+            return None
+        self.in_progress.add(key)
+        try:
+            t = _combine([self.type_of_expr(sc, r) for sc, r in rets])
+        finally:
+            self.in_progress.discard(key)
+        if t is not None and t[0] == "inst" and t[2] == "self":
+            t = ("inst", t[1], "receiver_type", t[3], t[4])
+        self.memo[key] = t
+        return t
 
     @staticmethod
     def entity_qn(ent: tuple[Any, ...], attrs: list[str]) -> str:
@@ -847,7 +1051,7 @@ class _Extractor:
         first = cands[0] if cands else None
         # Target, line and first candidate identify a reference; repr() of every candidate
         # list would cost more than the whole rest of add_ref.
-        key = (rtype, src, sig, target, line, extra.get("name"), len(cands) if cands else 0,
+        key = (rtype, src, sig, target, line, extra.get("name"), len(cands) if cands else 0, "pass" in extra,
                None if first is None else (first.get("qn") or first.get("owner") or first.get("path") or first.get("super_of")))
         if key in self.ref_keys:
             return
@@ -869,9 +1073,109 @@ class _Extractor:
         return n, attrs
 
     def on_call(self, call: Node, fn: Node | None) -> None:
+        """One call (or bare decorator): the callee's references, then what its
+        arguments hand over (``pass`` hints: a function passed to a parameter the
+        callee calls gets the edge from the callee, joined by the resolver)."""
         if fn is None:
             return
+        before = len(self.refs)
         scope = self.scope_at(call.start_byte)
+        self.on_call_inner(scope, call, fn)
+        if call is not fn and self.injected(scope, call):
+            self.on_inject(scope, call)
+            return
+        callees = [r["candidates"] for r in (ref.extra for ref in self.refs[before:] if ref.type == CALLS)
+                   if r.get("candidates") and not r.get("optional")]
+        if not callees:
+            return
+        if call is fn:  # ``@dec`` hands the decorated definition to dec
+            self.pass_decorated(scope, call, callees)
+            return
+        args = call.child_by_field_name("arguments")
+        if args is None or args.type != "argument_list":
+            return
+        index = 0
+        for a in args.named_children:
+            if a.type == "comment":
+                continue
+            if a.type == "keyword_argument":
+                nm, value = a.child_by_field_name("name"), a.child_by_field_name("value")
+                if nm is not None and value is not None:
+                    self.pass_value(scope, value, callees, None, self.text(nm))
+                continue
+            if a.type in ("list_splat", "dictionary_splat"):
+                break  # positions after *args are unknown
+            self.pass_value(scope, a, callees, index, None)
+            index += 1
+
+    def pass_value(self, scope: _Scope, value: Node, callees: list[list[dict[str, Any]]], index: int | None,
+                   kw: str | None) -> None:
+        if value.type not in ("identifier", "attribute", "lambda", "subscript", "call", "parenthesized_expression"):
+            return
+        vals = self.values(scope, value)
+        if not vals:
+            return
+        line = value.start_point[0] + 1
+        for cands in callees:
+            extra = {"pass": {"callee": cands, "index": index, "kw": kw}, "pass_only": True}
+            self.call_values(scope, vals, [], line, rtype=REFERENCES, how="parameter", extra_fields=extra)
+
+    def pass_decorated(self, scope: _Scope, deco: Node, callees: list[list[dict[str, Any]]]) -> None:
+        d = deco.parent
+        outer = d.parent if d is not None else None
+        if outer is None or outer.type != "decorated_definition":
+            return
+        df = outer.child_by_field_name("definition")
+        name = df.child_by_field_name("name") if df is not None else None
+        if name is None:
+            return
+        ents = [b for b in scope.names.get(self.text(name), ()) if b[0] == "def"]
+        line = name.start_point[0] + 1
+        for cands in callees:
+            extra = {"pass": {"callee": cands, "index": 0, "kw": None}, "pass_only": True}
+            self.call_values(scope, [(b, []) for b in ents], [], line, rtype=REFERENCES, how="parameter",
+                             extra_fields=extra)
+
+    def on_decorator_call(self, call: Node) -> None:
+        """``@factory(args)``: what the factory returns is called with the definition."""
+        scope = self.scope_at(call.start_byte)
+        vals = [v for v in self.return_values(scope, call, 0) if v[0][0] == "def" and not v[1]]
+        if not vals:
+            return
+        line = call.start_point[0] + 1
+        before = len(self.refs)
+        self.call_values(scope, vals, [], line)
+        callees = [r.extra["candidates"] for r in self.refs[before:] if r.type == CALLS and not r.extra.get("optional")]
+        if callees:
+            self.pass_decorated(scope, call, callees)
+
+    def call_values(self, scope: _Scope, vals: list[tuple[Any, ...]], attrs: list[str], line: int,
+                    rtype: str = CALLS, how: str = "value_flow", extra_fields: dict[str, Any] | None = None) -> None:
+        """References to each value (``py_flow``) an expression denotes, ``attrs`` after it."""
+        for v in vals:
+            b, pre = v[0], v[1]
+            if b[0] == "member":
+                if rtype == CALLS or extra_fields:
+                    self.call_on_type(scope, b[1], [b[2], *pre, *attrs], line, rtype=rtype, extra_fields=extra_fields)
+                continue
+            if b[0] == "mod" and not pre and not attrs:
+                continue  # a module itself is not called or handed around as a symbol
+            self.call_entities(scope, [b], [*pre, *attrs], line, how=how, rtype=rtype, extra_fields=extra_fields)
+
+    def param_call(self, scope: _Scope, name: str, line: int) -> None:
+        """``cb()`` on a parameter: no edge here; the resolver adds one from this
+        symbol to whatever a caller passes at that position or keyword."""
+        found = self.lookup(scope, name)
+        if found is None:
+            return
+        bindings, bscope = found
+        for b in bindings:
+            if b[0] == "param" and bscope.kind == "function":
+                self.add_ref(CALLS, scope, name, line, {"candidates": [], "optional": True, "param_call": {
+                    "owner": bscope.qn, "index": b[2], "name": name}})
+                return
+
+    def on_call_inner(self, scope: _Scope, call: Node, fn: Node) -> None:
         root, attrs = self.split_chain(fn)
         if root is None:
             return
@@ -888,9 +1192,26 @@ class _Extractor:
                     self.call_on_type(scope, val, attrs, line)
                 elif val[0] == "inst" and val[2] == "self" and scope_is_cls_method(scope):
                     self.call_class(scope, val[1], "self", line)
+                else:
+                    self.param_call(scope, name, line)
             elif kind == "local":
+                vals = self.name_values(scope, name, 1)
                 if attrs:
-                    self.call_unknown_member(scope, attrs[-1], line)
+                    mods = [v for v in vals if v[0][0] in ("mod", "from") or (v[0][0] == "def" and v[0][2] == "class")]
+                    if mods:
+                        self.call_values(scope, mods, attrs, line)
+                    else:
+                        self.call_unknown_member(scope, attrs[-1], line)
+                else:
+                    if vals:
+                        self.call_values(scope, vals, [], line, how=self.flow_how(scope, name))
+                    self.param_call(scope, name, line)
+            elif kind == "builtin" and not attrs and name in ("next", "iter"):
+                args = call.child_by_field_name("arguments")
+                pos = [c for c in args.named_children if c.type != "comment"] if args is not None else []
+                if len(pos) == 1:
+                    t = self.type_of_expr(scope, pos[0])
+                    self.protocol_call(scope, t, "__next__" if name == "next" else "__iter__", line)
             elif kind == "unbound":
                 if attrs:
                     self.call_unknown_member(scope, attrs[-1], line)
@@ -901,8 +1222,11 @@ class _Extractor:
                     })
             # builtins: nothing (see module docstring)
             return
-        if not attrs:
-            return  # f()(), handlers[k](), (lambda: x)()
+        if not attrs:  # f()(), handlers[k](), (lambda: x)()
+            vals = self.values(scope, fn)
+            if vals:
+                self.call_values(scope, vals, [], line)
+            return
         if rt == "call":
             inner_fn = root.child_by_field_name("function")
             if inner_fn is not None and inner_fn.type == "identifier" and self.text(inner_fn) == "super" \
@@ -937,20 +1261,44 @@ class _Extractor:
             return  # almost surely str/list/dict: a unique-name match would be a false edge
         self.add_ref(CALLS, scope, member, line, {"candidates": [], "name": member, "name_kinds": ["method"]})
 
-    def call_on_type(self, scope: _Scope, t: Any, attrs: list[str], line: int) -> None:
+    def call_on_type(self, scope: _Scope, t: Any, attrs: list[str], line: int, rtype: str = CALLS,
+                     extra_fields: dict[str, Any] | None = None) -> None:
         cur = t
         for a in attrs[:-1]:
             if cur is _BUILTIN or cur is _NONE:
                 return
             cur = self.attr_type(cur, a)
             if cur is None:
-                self.call_unknown_member(scope, attrs[-1], line)
+                if rtype == CALLS:
+                    self.call_unknown_member(scope, attrs[-1], line)
                 return
         if cur is _BUILTIN or cur is _NONE:
             return
         member = attrs[-1]
         owner, how, cls, oe = cur[1], cur[2], cur[3], cur[4]
+        if len(cur) > 5:  # the return value of an imported function
+            extra: dict[str, Any] = {"candidates": [{"returns_of": cur[5], "member": member, "how": how}]}
+            if rtype == CALLS:
+                if member not in _BUILTIN_METHODS:
+                    extra.update({"name": member, "name_kinds": ["method"]})
+                else:
+                    extra["optional"] = True
+            else:
+                extra.update({"optional": True, **(extra_fields or {})})
+            self.add_ref(rtype, scope, f"{owner}.{member}", line, extra)
+            return
+        if cls is not None and member in cls.attrs and not any(b[0] == "def" for b in cls.names.get(member, ())):
+            # ``self.x()`` where ``self.x = f`` (or ``x = f`` in the class body)
+            vals = self.class_member_values(cls, member, 0)
+            if vals:
+                self.call_values(scope, vals, [], line, rtype=rtype, extra_fields=extra_fields)
+                return
         cand = {"owner": owner, "member": member, "how": how}
+        if rtype != CALLS:  # a method handed around: only where its owner is certain
+            self.add_ref(rtype, scope, f"{owner}.{member}", line, {
+                "candidates": [cand] + ([{"owner_export": oe, "member": member, "how": how}] if oe else []),
+                "optional": True, **(extra_fields or {})})
+            return
         if cls is not None:
             # The class is in this file; the member may come from an external base or a
             # subclass hook, so the bare-name fallback stays allowed.
@@ -968,7 +1316,11 @@ class _Extractor:
         self.add_ref(CALLS, scope, f"{qn}.__init__", line, {
             "candidates": [{"owner": qn, "member": "__init__", "how": how}], "optional": True})
 
-    def call_entities(self, scope: _Scope, ents: list[tuple[Any, ...]], attrs: list[str], line: int) -> None:
+    def call_entities(self, scope: _Scope, ents: list[tuple[Any, ...]], attrs: list[str], line: int,
+                      how: str | None = None, rtype: str = CALLS, extra_fields: dict[str, Any] | None = None) -> None:
+        """References to what ``ent.attrs`` names for each entity binding; ``how``
+        overrides the resolution label, ``rtype`` REFERENCES makes optional references
+        (a value used, not called: no stub, no constructor edge)."""
         cands: list[dict[str, Any]] = []
         init_owners: list[tuple[str, dict[str, Any] | None]] = []
         target = ""
@@ -1029,6 +1381,11 @@ class _Extractor:
         if not cands:
             return
         cands = _dedupe(cands)
+        if how is not None:
+            cands = [{**c, "how": how} for c in cands]
+        if rtype != CALLS:
+            self.add_ref(rtype, scope, target, line, {"candidates": cands, "optional": True, **(extra_fields or {})})
+            return
         if init_owners:
             how = cands[0]["how"]
             self.add_ref(CALLS, scope, target, line, {"candidates": cands})
@@ -1037,9 +1394,236 @@ class _Extractor:
                 ic.append({"owner": qn, "member": "__init__", "how": how})
                 if oe is not None:
                     ic.append({"owner_export": oe, "member": "__init__", "how": how})
+            if how is not None:
+                ic = [{**c, "how": how} for c in ic]
             self.add_ref(CALLS, scope, f"{target}.__init__", line, {"candidates": _dedupe(ic), "optional": True})
             return
         self.add_ref(CALLS, scope, target, line, {"candidates": cands})
+
+    def flow_how(self, scope: _Scope, name: str) -> str:
+        found = self.lookup(scope, name)
+        if found is not None and all(b[0] == "param" for b in found[0]):
+            return "parameter"  # a default value
+        return "value_flow"
+
+    def protocol_call(self, scope: _Scope, t: Any, member: str, line: int) -> None:
+        """An implicit call the language makes (``for`` -> ``__iter__``, ``with`` ->
+        ``__enter__``...) on a value of known class; optional: absent methods link nothing."""
+        if t is None or t is _BUILTIN or t is _NONE or t[0] != "inst":
+            return
+        if len(t) > 5:
+            cands: list[dict[str, Any]] = [{"returns_of": t[5], "member": member, "how": "protocol"}]
+            self.add_ref(CALLS, scope, f"{t[1]}.{member}", line, {"candidates": cands, "optional": True})
+            return
+        cands = [{"owner": t[1], "member": member, "how": "protocol"}]
+        if t[4] is not None:
+            cands.append({"owner_export": t[4], "member": member, "how": "protocol"})
+        self.add_ref(CALLS, scope, f"{t[1]}.{member}", line, {"candidates": cands, "optional": True})
+
+    def emit_protocols(self, fors: list[Node], withs: list[Node], raises: list[Node]) -> None:
+        for n in fors:
+            right = n.child_by_field_name("right")
+            if right is None:
+                continue
+            scope = self.scope_at(n.start_byte)
+            t = self.type_of_expr(scope, right)
+            line = right.start_point[0] + 1
+            self.protocol_call(scope, t, "__iter__", line)
+            cls = t[3] if isinstance(t, tuple) and t[0] == "inst" else None
+            if cls is not None and any(b[0] == "def" for b in cls.names.get("__next__", ())):
+                it = next((b for b in cls.names.get("__iter__", ()) if b[0] == "def"), None)
+                if it is not None and any(r.type == "identifier" and self.text(r) == "self"
+                                          for _, r in self.returns.get(id(it[3]), ())):
+                    self.protocol_call(scope, t, "__next__", line)  # __iter__ returns self
+        for n in withs:
+            scope = self.scope_at(n.start_byte)
+            t = self.type_of_expr(scope, n)
+            line = n.start_point[0] + 1
+            self.protocol_call(scope, t, "__enter__", line)
+            self.protocol_call(scope, t, "__exit__", line)
+        for n in raises:
+            exc = n.named_children[0] if n.named_child_count else None
+            if exc is None or exc.type not in ("identifier", "attribute"):
+                continue  # ``raise C(...)`` is a call, already seen
+            scope = self.scope_at(n.start_byte)
+            root, attrs = self.split_chain(exc)
+            if root is None or root.type != "identifier":
+                continue
+            kind, val = self.resolve_name(scope, self.text(root))
+            if kind == "entities":
+                ents = [b for b in val if b[0] != "def" or b[2] == "class"]
+                if ents and (attrs or any(b[0] != "mod" for b in ents)):
+                    self.call_entities(scope, ents, attrs, exc.start_point[0] + 1)
+
+    def uses_types(self, src: _Scope, scope: _Scope, n: Node, depth: int) -> None:
+        """USES_TYPE from ``src`` to every class an annotation names (generic
+        arguments, ``Optional[...]``, ``A | None``, string annotations included)."""
+        if depth > 16:
+            return
+        t = n.type
+        if t in ("identifier", "attribute"):
+            root, attrs = self.split_chain(n)
+            if root is None or root.type != "identifier":
+                return
+            kind, val = self.resolve_name(scope, self.text(root))
+            if kind != "entities":
+                return
+            ents = [b for b in val if (b[0] == "def" and b[2] == "class") or b[0] == "from" or (b[0] == "mod" and attrs)]
+            if ents:
+                self.call_entities(src, ents, attrs, n.start_point[0] + 1, how="annotation", rtype=USES_TYPE)
+            return
+        if t == "string":
+            if any(c.type == "interpolation" for c in n.named_children):
+                return
+            inner = self.text(n).strip("rRbBuU").strip("\"'")
+            line = n.start_point[0] + 1
+            for m in _TYPE_WORD.finditer(inner):
+                parts = m.group(0).split(".")
+                kind, val = self.resolve_name(scope, parts[0])
+                if kind == "entities":
+                    ents = [b for b in val if (b[0] == "def" and b[2] == "class") or b[0] == "from"
+                            or (b[0] == "mod" and len(parts) > 1)]
+                    if ents:
+                        self.call_entities(src, ents, parts[1:], line, how="annotation", rtype=USES_TYPE)
+            return
+        for c in n.named_children:
+            if c.type != "comment":
+                self.uses_types(src, scope, c, depth + 1)
+
+    def injected(self, scope: _Scope, call: Node) -> bool:
+        """``Depends(fn)`` / ``Security(fn)`` of FastAPI in a parameter default, an
+        ``Annotated[...]`` or a decorator: INJECTS from the function to ``fn``."""
+        fn = call.child_by_field_name("function")
+        if fn is None:
+            return False
+        root, attrs = self.split_chain(fn)
+        if root is None or root.type != "identifier":
+            return False
+        kind, val = self.resolve_name(scope, self.text(root))
+        if kind != "entities":
+            return False
+        for b in val:
+            qn = self.entity_qn(b, attrs) if b[0] != "def" else ""
+            if qn.split(".", 1)[0] == "fastapi" and qn.rsplit(".", 1)[-1] in ("Depends", "Security"):
+                return True
+        return False
+
+    def on_inject(self, scope: _Scope, call: Node) -> None:
+        args = call.child_by_field_name("arguments")
+        pos = [c for c in args.named_children if c.type not in ("comment", "keyword_argument")] if args else []
+        kw = [c.child_by_field_name("value") for c in (args.named_children if args else [])
+              if c.type == "keyword_argument" and self.text(c.child_by_field_name("name")) == "dependency"]
+        dep = pos[0] if pos else (kw[0] if kw else None)
+        if dep is None:
+            return
+        consumer = self.consumer_of(call) or scope
+        vals = [v for v in self.values(scope, dep) if v[0][0] != "member"]
+        self.call_values(consumer, vals, [], dep.start_point[0] + 1, rtype=INJECTS, how="injection")
+
+    def consumer_of(self, n: Node) -> _Scope | None:
+        """The function whose parameters (or decorators) hold ``n``."""
+        p: Node | None = n.parent
+        while p is not None:
+            if p.type == "parameters" and p.parent is not None and p.parent.type == "function_definition":
+                body = p.parent.child_by_field_name("body")
+                return self.scope_at(body.start_byte) if body is not None else None
+            if p.type == "decorator" and p.parent is not None and p.parent.type == "decorated_definition":
+                d = p.parent.child_by_field_name("definition")
+                body = d.child_by_field_name("body") if d is not None else None
+                return self.scope_at(body.start_byte) if body is not None else None
+            if p.type in ("block", "module"):
+                return None
+            p = p.parent
+        return None
+
+    def in_special_call(self, n: Node) -> str:
+        """``cast`` (first argument a type) or ``inject`` when ``n`` is an argument of
+        ``typing.cast`` / FastAPI ``Depends``; "" otherwise."""
+        p = n.parent
+        if p is None or p.type not in ("argument_list", "keyword_argument"):
+            return ""
+        if p.type == "keyword_argument":
+            p = p.parent
+            if p is None or p.type != "argument_list":
+                return ""
+        call = p.parent
+        if call is None or call.type != "call":
+            return ""
+        scope = self.scope_at(call.start_byte)
+        if self.injected(scope, call):
+            return "inject"
+        fn = call.child_by_field_name("function")
+        if fn is not None and p.named_children and p.named_children[0].start_byte == n.start_byte:
+            root, attrs = self.split_chain(fn)
+            if root is not None and root.type == "identifier":
+                kind, val = self.resolve_name(scope, self.text(root))
+                if kind == "entities" and any(b[0] != "def" and self.entity_qn(b, attrs) == "typing.cast" for b in val):
+                    return "cast"
+        return ""
+
+    def on_value(self, n: Node) -> None:
+        """A function, class or method named where a value goes (argument, assignment,
+        return, container element, default): a REFERENCES edge from the enclosing symbol."""
+        p = n.parent
+        if p is not None and p.type == "argument_list" and p.parent is not None and p.parent.type == "class_definition":
+            return  # a base class: EXTENDS
+        if p is not None and p.type == "argument_list" and p.parent is not None and p.parent.type == "call":
+            fn = p.parent.child_by_field_name("function")
+            if fn is not None and fn.type == "identifier" and self.text(fn) == "super":
+                return  # super(Child, self)
+        special = self.in_special_call(n)
+        if special == "inject":
+            return  # INJECTS, from the consumer (on_inject)
+        if special == "cast":
+            self.uses_types(self.scope_at(n.start_byte), self.scope_at(n.start_byte), n, 0)
+            return
+        scope = self.scope_at(n.start_byte)
+        line = n.start_point[0] + 1
+        root, attrs = self.split_chain(n)
+        if root is None or root.type != "identifier":
+            return
+        kind, val = self.resolve_name(scope, self.text(root))
+        if kind == "entities":
+            ents = [b for b in val if b[0] in ("def", "from") or (b[0] == "mod" and attrs)]
+            if ents:
+                self.call_entities(scope, ents, attrs, line, rtype=REFERENCES)
+        elif kind == "type" and len(attrs) == 1 and isinstance(val, tuple) and val[0] == "inst" \
+                and val[3] is not None and any(b[0] == "def" for b in val[3].names.get(attrs[0], ())):
+            self.add_ref(REFERENCES, scope, f"{val[1]}.{attrs[0]}", line, {
+                "candidates": [{"owner": val[1], "member": attrs[0], "how": val[2]}], "optional": True})
+
+    def emit_module_exports(self) -> None:
+        """Module-level ``api = _impl`` (a module) / ``g = f`` (one function of this
+        file): exported like the thing bound, so importers resolve through them; a
+        module-level function whose return type is visible (annotation or ``return
+        C()``) exports it as ``returns`` (owner candidates), for callers elsewhere."""
+        for name, target in self.def_exports.items():
+            ent = next((b for b in self.module_scope.names.get(name, ())
+                        if b[0] == "def" and b[2] == "function" and b[1] == target.get("qn")), None)
+            if ent is None:
+                continue
+            t = self.type_from_entity(ent, [])
+            if isinstance(t, tuple) and t[0] == "inst" and len(t) == 5:
+                rets: list[dict[str, Any]] = [{"owner": t[1]}]
+                if t[4] is not None:
+                    rets.append({"owner_export": t[4]})
+                target["returns"] = rets
+        for name, bindings in self.module_scope.names.items():
+            if name in self.exports or name in self.def_exports or len(bindings) != 1 or bindings[0][0] != "var":
+                continue
+            value = bindings[0][1]
+            if value is None or value.type not in ("identifier", "attribute"):
+                continue
+            vals = self.values(self.module_scope, value)
+            if len(vals) != 1:
+                continue
+            b, attrs = vals[0][0], vals[0][1]
+            if b[0] == "mod" and not attrs:
+                self.export_module(name, _paths(b[2]))
+            elif b[0] == "from" and not attrs:
+                self.exports[name] = {"from": _paths(b[3]), "name": b[2]}
+            elif b[0] == "def" and not attrs and b[1].count(".") == self.module.count(".") + 1:
+                self.def_exports[name] = {"qn": b[1]}
 
     def base_entities(self, cls: _Scope) -> list[tuple[str, tuple[Any, ...]]]:
         """(kind, binding) of each base of a class that names a def/import entity."""
