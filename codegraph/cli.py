@@ -332,7 +332,7 @@ def callers(
 def impact(
     target: Annotated[str, typer.Argument(help="Qualified name, bare name, or file:/table:/endpoint:/topic: target.")],
     depth: Annotated[int, typer.Option("--depth", "-d", min=1, max=20, help="Hops to walk from the target.")] = 5,
-    edge_type: Annotated[list[str] | None, typer.Option("--edge-type", "-e", help="Only these edge types (repeat). Default: CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, CALLS_HTTP.")] = None,
+    edge_type: Annotated[list[str] | None, typer.Option("--edge-type", "-e", help="Only these edge types (repeat). Default: CALLS, REFERENCES, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, CALLS_HTTP.")] = None,
     no_tests: Annotated[bool, typer.Option("--no-tests", help="Hide callers that are tests.")] = False,
     limit: Annotated[int, typer.Option(help="Callers to show (totals always count all).")] = 200,
     offset: Annotated[int, typer.Option(help="Skip this many callers (paging).")] = 0,

@@ -368,7 +368,7 @@ def callers(ctx: Context, target: Target, repo: Repo = None, limit: Limit = 50, 
 
 @_tool(name="impact", description=(
     "Blast radius: use before changing a symbol, file (file:path), table (table:name) or endpoint "
-    "(endpoint:\"GET /path\"). Walks incoming CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS and "
+    "(endpoint:\"GET /path\"). Walks incoming CALLS, REFERENCES, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS and "
     "CALLS_HTTP edges up to `depth` hops and lists every caller with depth, the path to the target and the "
     "evidence file:line, plus entry points (tests, endpoints, pages, topic consumers) and tables touched. "
     "An empty answer means no supported relationship was found, not that nothing can break. If "
@@ -378,7 +378,7 @@ def callers(ctx: Context, target: Target, repo: Repo = None, limit: Limit = 50, 
 def impact_tool(ctx: Context, target: Target, repo: Repo = None,
                 depth: Annotated[int, Field(ge=1, le=20, description="Hops to walk from the target.")] = 5,
                 edge_types: Annotated[list[str] | None, Field(description=(
-                    "Only these edge types (default: CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, "
+                    "Only these edge types (default: CALLS, REFERENCES, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, "
                     "CALLS_HTTP)."))] = None,
                 include_tests: Annotated[bool, Field(description="Include test callers.")] = True,
                 limit: Limit = 50, offset: Offset = 0, workspace: Workspace = None,

@@ -301,6 +301,10 @@ def _targets(table: SymbolTable, ref: Reference) -> tuple[list[SymbolRecord] | l
         owner = cand.get("owner") or cand.get("super_of")
         if owner and table.owner_has_external_base(owner):
             inherited_from_outside = True
+        if "member" in cand and _typed_by_declared_type(table, cand):
+            # The receiver's type is a type alias / interface of the repo that lacks the
+            # member: a class elsewhere with a method of that name is not it.
+            inherited_from_outside = True
     name = None if inherited_from_outside else ref.extra.get("name")
     if name:
         kinds = ref.extra.get("name_kinds")
@@ -316,6 +320,20 @@ def _targets(table: SymbolTable, ref: Reference) -> tuple[list[SymbolRecord] | l
     if ref.extra.get("optional"):
         return [], "", None
     return [], "stub", StubRecord(table.repo, ref.target_identifier, "missing", 0, [])
+
+
+_DECLARED_TYPES = frozenset({"type", "interface"})
+
+
+def _typed_by_declared_type(table: SymbolTable, cand: dict[str, Any]) -> bool:
+    if "owner" in cand:
+        owners = table.by_qn.get(cand["owner"], ())
+    elif "owner_export" in cand:
+        oe = cand["owner_export"]
+        owners = table.export(list(oe["file"]), oe["export"])
+    else:
+        return False
+    return any(o.kind in _DECLARED_TYPES for o in owners)
 
 
 def _lookup_keys(ref: Reference) -> list[str]:

@@ -126,12 +126,14 @@ CLASSES = {
 }
 
 # Callbacks and anonymous functions belong to the enclosing named function; a function
-# passed as a value is called by whoever receives it; nested named functions are symbols;
-# calls on parameters (cb()) and on built-ins (app.get, addEventListener) make no edge.
+# passed as a value is REFERENCED by the code handing it over, and CALLED by a callee of
+# the repo that calls that parameter (run(outer) with run(cb) { cb(); }); nested named
+# functions are symbols; calls on built-ins (app.get, addEventListener) make no edge.
 CALLBACKS = {
     ("CALLS", "jobs", "jobs.flush", "same_module"),
-    ("CALLS", "jobs", "jobs.handler", "same_module"),
-    ("CALLS", "jobs", "jobs.outer", "same_module"),
+    ("REFERENCES", "jobs", "jobs.handler", "same_module"),
+    ("REFERENCES", "jobs", "jobs.outer", "same_module"),
+    ("CALLS", "jobs.run", "jobs.outer", "parameter"),
     ("CALLS", "jobs", "jobs.run", "same_module"),
     ("CALLS", "jobs.handler", "jobs.load", "same_module"),
     ("CALLS", "jobs.load", "jobs.flush", "same_module"),
@@ -143,7 +145,7 @@ CALLBACKS = {
 # TSX: components rendered as JSX are called; a handler passed as a prop is called by the
 # component; hooks from the repo and from React; an intrinsic <li> makes no edge.
 TSX = {
-    ("CALLS", "App.App", "App.App.handleSelect", "same_module"),
+    ("REFERENCES", "App.App", "App.App.handleSelect", "same_module"),
     ("CALLS", "App.App", "components/OrderList.OrderList", "import"),
     ("CALLS", "App.App", "hooks/useOrders.useOrders", "import"),
     ("CALLS", "App.App", "stub:@mui/material.Button", "stub"),
@@ -553,14 +555,15 @@ export function Page() {
   return <UI.Layout><Card onSave={save} /><div onClick={save} /></UI.Layout>;
 }
 ''')
-    got = [(r.target_identifier, r.extra["candidates"], r.extra.get("jsx"), r.extra.get("callback"))
-           for r in _refs(fx, "CALLS")]
+    got = [(r.type, r.target_identifier, r.extra["candidates"], r.extra.get("jsx"), r.extra.get("callback"))
+           for r in _refs(fx, "CALLS") + _refs(fx, "REFERENCES")]
     ui, card = specifier_paths("ui/Page.tsx", "./ui"), specifier_paths("ui/Page.tsx", "./card")
     assert got == [
-        ("UI.Layout", [{"file": ui, "export": "Layout", "how": "import"}], True, None),
-        ("Card", [{"file": card, "export": "Card", "how": "import"}], True, None),
-        ("save", [{"qn": "ui/Page.Page.save", "how": "same_module"}], None, True),
-        ("save", [{"qn": "ui/Page.Page.save", "how": "same_module"}], None, True),
+        ("CALLS", "UI.Layout", [{"file": ui, "export": "Layout", "how": "import"}], True, None),
+        ("CALLS", "Card", [{"file": card, "export": "Card", "how": "import"}], True, None),
+        # a handler passed as a prop is a value handed over, not a call made here
+        ("REFERENCES", "save", [{"qn": "ui/Page.Page.save", "how": "same_module"}], None, True),
+        ("REFERENCES", "save", [{"qn": "ui/Page.Page.save", "how": "same_module"}], None, True),
     ]
 
 
@@ -695,3 +698,20 @@ def test_real_typescript_from_npm(zod_v3: Path) -> None:
     assert ("CALLS", "v3/types.ZodString._parse", "v3/types.ZodType._getOrReturnCtx", "self") in got
     by_res = Counter(e.resolution for e in edges if e.type == "CALLS")
     assert by_res["import"] > 100 and by_res["self"] > 100 and by_res["receiver_type"] > 10
+
+
+def test_receivers_typed_by_a_type_alias_or_interface_never_reach_a_class_by_name() -> None:
+    """``s: Shape`` with ``type Shape = {area(): number}``: Circle.area is the only
+    ``area`` method of the repo, yet not what ``s.area()`` calls (a stub, not a
+    unique-name edge); an interface member is its own target; a function passed to a
+    parameter that the callee calls gets the edge from the callee."""
+    assert edge_set_with_resolution(FIX / "declared_types") == {
+        ("CALLS", "use.total", "stub:s.area", "stub"),                 # imported type alias
+        ("CALLS", "use.total", "stub:l.area", "stub"),                 # local type alias
+        ("CALLS", "use.total", "shapes.Sized.size", "receiver_type"),  # interface member
+        ("CALLS", "use.total", "shapes.Circle.area", "receiver_type"),
+        ("CALLS", "use.main", "use.run", "same_module"),
+        ("CALLS", "use.run", "use.tick", "parameter"),
+        ("REFERENCES", "use.main", "use.tick", "same_module"),
+        ("IMPORTS", "use.ts", "shapes.ts", "import"),
+    }

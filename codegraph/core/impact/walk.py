@@ -27,6 +27,7 @@ from codegraph.core.models import (
     INJECTS,
     PRODUCES,
     READS,
+    REFERENCES,
     SYMBOL,
     TABLE,
     TOPIC,
@@ -39,7 +40,9 @@ from codegraph.core.models import (
     parse_uid,
 )
 
-CALLER_EDGES = (CALLS, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, CALLS_HTTP, CONSUMES)
+# REFERENCES: code that hands a function around (passes, stores, returns it) breaks
+# with it too (docs/DESIGN.md#impact); filterable like every edge type.
+CALLER_EDGES = (CALLS, REFERENCES, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, CALLS_HTTP, CONSUMES)
 BOUNDARY_IN = (READS, WRITES, TOUCHES, EXPOSES, PRODUCES, CONSUMES, CALLS_HTTP)
 
 StepFn = Callable[[str, str], None]

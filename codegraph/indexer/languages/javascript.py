@@ -208,6 +208,8 @@ class Binding:
     origin: TSNode | None = None  # var / sym variable: the initial value
     resolved: bool = False
     type: Binding | None = None
+    param_of: str = ""  # var: a parameter of this function symbol, at position param_index
+    param_index: int | None = None
 
 
 class Scope:
@@ -974,8 +976,13 @@ class _Extractor:
         inner = Ctx(owner, owner_sig, prefix, cls, scope)
         params = _field(node, "parameters") or _field(node, "parameter")
         if params is not None:
-            for p in ([params] if params.type == "identifier" else params.named_children):
+            for i, p in enumerate([params] if params.type == "identifier" else params.named_children):
                 self.declare_param(p, scope)
+                if reg:  # a named function: calls of its parameters get the callers' arguments
+                    pat = _field(p, "pattern") if p.type in ("required_parameter", "optional_parameter") else p
+                    if pat is not None and pat.type == "identifier" and _t(pat) in scope.names:
+                        scope.names[_t(pat)].param_of = reg[0]
+                        scope.names[_t(pat)].param_index = i
         body = _field(node, "body")
         if body is not None and body.type == "statement_block":
             self.collect(body.named_children, inner)
@@ -1419,7 +1426,13 @@ class _Extractor:
             tgt = None
         if tgt is not None:
             self.ref("CALLS", ctx, tgt, node)
-        self.callbacks(_field(node, "arguments"), ctx)
+        elif ft == "identifier":
+            b = ctx.scope.lookup(_t(fn))
+            if b is not None and b.kind == "var" and b.param_of:
+                # cb() on a parameter: the resolver joins it with what callers pass (pass hints)
+                self.ref("CALLS", ctx, Target(_t(fn), []), node, optional=True,
+                         param_call={"owner": b.param_of, "index": b.param_index, "name": _t(fn)})
+        self.callbacks(_field(node, "arguments"), ctx, tgt)
 
     def super_ctor(self, node: TSNode, ctx: Ctx) -> None:
         cls = ctx.cls
@@ -1476,16 +1489,22 @@ class _Extractor:
                     if v.type == "jsx_expression" and v.named_children:
                         self.callback(v.named_children[0], ctx)
 
-    def callbacks(self, args: TSNode | None, ctx: Ctx) -> None:
+    def callbacks(self, args: TSNode | None, ctx: Ctx, callee: Target | None = None) -> None:
         if args is None or args.type != "arguments":
             return
-        for a in args.named_children:
-            self.callback(a, ctx)
+        for i, a in enumerate(c for c in args.named_children if c.type != "comment"):
+            if a.type == "spread_element":
+                break
+            self.callback(a, ctx, callee, i)
 
-    def callback(self, expr: TSNode, ctx: Ctx) -> None:
+    def callback(self, expr: TSNode, ctx: Ctx, callee: Target | None = None, index: int | None = None) -> None:
         """A function passed as a value (``arr.map(format)``, ``onClick={save}``,
-        ``router.get('/x', handler)``) is a call the receiver will make: a CALLS edge
-        keeps the path from the handler to whoever registered it."""
+        ``router.get('/x', handler)``): a REFERENCES edge from the code handing it
+        over (impact walks it), and a ``pass`` hint so that a callee in the repo that
+        calls that parameter gets the CALLS edge (resolution ``parameter``)."""
+        extra: dict[str, Any] = {"callback": True, "optional": True}
+        if callee is not None and callee.cands and index is not None:
+            extra["pass"] = {"callee": callee.cands, "index": index, "kw": None}
         t = expr.type
         if t == "identifier":
             b = ctx.scope.lookup(_t(expr))
@@ -1495,13 +1514,13 @@ class _Extractor:
                 return
             tgt = self.binding_target(b, _t(expr), _t(expr), ["function", "class"])
             if tgt is not None:
-                self.ref("CALLS", ctx, tgt, expr, callback=True)
+                self.ref("REFERENCES", ctx, tgt, expr, **extra)
         elif t == "member_expression":
             obj, prop = _field(expr, "object"), _field(expr, "property")
             cls = ctx.cls
             if obj is not None and obj.type == "this" and cls is not None and cls.qn and _t(prop) in cls.methods:
-                self.ref("CALLS", ctx, Target(_written(expr), [{"owner": cls.qn, "member": _t(prop), "how": "self"}],
-                                              _t(prop), ["method"]), expr, callback=True)
+                self.ref("REFERENCES", ctx, Target(_written(expr), [{"owner": cls.qn, "member": _t(prop), "how": "self"}],
+                                                   _t(prop), ["method"]), expr, **extra)
 
 
 _INTERESTING = (
