@@ -10,7 +10,6 @@ analyzer, so that SQLite FTS5 and Elasticsearch (whose integ-test distribution h
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -22,6 +21,7 @@ from codegraph.core.models import (
     Step,
 )
 from codegraph.core.search_index import SearchIndex
+from codegraph.core.steps import StepTimer
 
 if TYPE_CHECKING:
     from codegraph.core.graph_store import GraphStore
@@ -259,13 +259,13 @@ def hybrid_search(
     n = candidates or max(50, 5 * k)
     scopes: list[str | None] = list(repos) if repos is not None else [repo]
     sources = kind_indexes(index, kinds)  # [(kind, index)]
-    steps: list[Step] = []
+    timer = StepTimer()
     mode, reason = "hybrid", ""
 
-    t = time.perf_counter()
+    timer.restart()
     bm_lists = [(kind, ix.bm25(query, n, repo=r)) for kind, ix in sources for r in scopes]  # type: ignore[attr-defined]
     bm = [h for _, lst in bm_lists for h in lst]
-    steps.append(Step("bm25", (time.perf_counter() - t) * 1000, f"{len(bm)} hits"))
+    timer.mark("bm25", f"{len(bm)} hits")
 
     kn_lists: list[tuple[str, list[tuple[str, float]]]] = []
     kn: list[tuple[str, float]] = []
@@ -278,55 +278,55 @@ def hybrid_search(
         mode, reason = "bm25-only", NO_VECTORS
     qv: Any = None
     if mode == "hybrid" and embedder is not None:
-        t = time.perf_counter()
+        timer.restart()
         qv = embedder.cached_query(query)
         if qv is not None:
-            steps.append(Step("embed query", (time.perf_counter() - t) * 1000, "cached, model not loaded"))
+            timer.mark("embed query", "cached, model not loaded")
         elif not embedder.loaded:
-            t = time.perf_counter()
+            timer.restart()
             try:
                 embedder.load()
             except CodegraphError as e:  # a broken model file: answer from BM25, say why
                 mode, reason = "bm25-only", str(e)
-            steps.append(Step("load model", (time.perf_counter() - t) * 1000, "once per process"))
+            timer.mark("load model", "once per process")
     if mode == "hybrid" and embedder is not None:
         if qv is None:
-            t = time.perf_counter()
+            timer.restart()
             qv = embedder.embed_query(query)
-            steps.append(Step("embed query", (time.perf_counter() - t) * 1000))
-        t = time.perf_counter()
+            timer.mark("embed query")
+        timer.restart()
         kn_lists = [(kind, ix.knn(qv, n, repo=r)) for kind, ix in sources for r in scopes]  # type: ignore[attr-defined]
         kn = [h for _, lst in kn_lists for h in lst]
-        steps.append(Step("knn", (time.perf_counter() - t) * 1000, f"{len(kn)} hits"))
+        timer.mark("knn", f"{len(kn)} hits")
         if not kn:
             mode, reason = "bm25-only", NO_VECTORS
 
-    t = time.perf_counter()
+    timer.restart()
     rankings = [[c for c, _ in lst] for _, lst in bm_lists + (kn_lists if kn else [])]
     fused = rrf_fuse(rankings)
     bm_rank = {c: (i, s) for _, lst in bm_lists for i, (c, s) in enumerate(lst, 1)}
     kn_rank = {c: (i, s) for _, lst in (kn_lists if kn else []) for i, (c, s) in enumerate(lst, 1)}
     kind_of = {c: kind for kind, lst in bm_lists + kn_lists for c, _ in lst}
-    steps.append(Step("fuse", (time.perf_counter() - t) * 1000, f"rrf k={RRF_K}, {len(fused)} candidates"))
+    timer.mark("fuse", f"rrf k={RRF_K}, {len(fused)} candidates")
 
-    t = time.perf_counter()
+    timer.restart()
     chunks: dict[str, Chunk] = {}
     for kind, ix in sources:
         ids = [c for c, _ in fused if kind_of.get(c) == kind]
         if ids:
             chunks.update(ix.get_chunks(ids))  # type: ignore[attr-defined]
-    steps.append(Step("fetch chunks", (time.perf_counter() - t) * 1000, f"{len(chunks)} chunks"))
+    timer.mark("fetch chunks", f"{len(chunks)} chunks")
 
     dropped = 0
     if graph is not None:
-        t = time.perf_counter()
+        timer.restart()
         code = {cid: ch for cid, ch in chunks.items() if kind_of.get(cid) == CODE}
         uids = sorted({_graph_uid(ch) for ch in code.values() if _graph_uid(ch)})
         present = _existing(graph, uids) if uids else set()
         gone = {cid for cid, ch in code.items() if _graph_uid(ch) not in present}
         dropped = len(gone)
         chunks = {cid: ch for cid, ch in chunks.items() if cid not in gone}
-        steps.append(Step("graph join", (time.perf_counter() - t) * 1000, f"{dropped} without graph node dropped"))
+        timer.mark("graph join", f"{dropped} without graph node dropped")
 
     hits: list[SearchHit] = []
     for cid, score in fused:
@@ -342,4 +342,4 @@ def hybrid_search(
         ))
         if len(hits) >= k:
             break
-    return SearchResult(query=query, hits=hits, mode=mode, reason=reason, steps=steps, dropped=dropped)
+    return SearchResult(query=query, hits=hits, mode=mode, reason=reason, steps=timer.steps, dropped=dropped)
