@@ -20,7 +20,7 @@ from typing import Any
 
 from tree_sitter import Node as TSNode
 
-from codegraph.core.models import FileRecord, SymbolRecord
+from codegraph.core.models import CALLS, FileRecord, SymbolRecord
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.overloads import call_arguments, literal_types
 from codegraph.indexer.records import FileExtraction, Reference
@@ -400,7 +400,7 @@ class ClassBasedExtractor:
         """An unqualified call ``member(...)``: members of the enclosing classes and static
         imports, then the name fallback restricted to ``call_name_kinds``."""
         extra: dict[str, Any] = {} if nargs is None else {"arity": nargs}
-        self.b.ref("CALLS", sc, member, n, self.implicit_owners(member), name=member,
+        self.b.ref(CALLS, sc, member, n, self.implicit_owners(member), name=member,
                    name_kinds=self.call_name_kinds, **extra)
 
     def emit_call(
@@ -413,10 +413,10 @@ class ClassBasedExtractor:
         extra: dict[str, Any] = {} if nargs is None else {"arity": nargs}
         tail = after or []
         if owners is None:
-            self.b.ref("CALLS", sc, short_target(f"{recv_text}.{member}", member), n, tail,
+            self.b.ref(CALLS, sc, short_target(f"{recv_text}.{member}", member), n, tail,
                        name=member, name_kinds=self.call_name_kinds, **extra)
         else:
-            self.b.ref("CALLS", sc, f"{tname}.{member}", n, member_candidates(owners, member) + tail, **extra)
+            self.b.ref(CALLS, sc, f"{tname}.{member}", n, member_candidates(owners, member) + tail, **extra)
 
     def emit_ctor(self, n: TSNode, sc: Scope, type_text: str, nargs: int | None,
                   name_kinds: list[str] | None = None) -> None:
@@ -426,15 +426,15 @@ class ClassBasedExtractor:
         if not st or self.stack.is_type_param(st):
             return
         cands = self.type_candidates(st)
-        self.b.ref("CALLS", sc, st, n, qn_candidates(cands), name=st.rsplit(".", 1)[-1],
+        self.b.ref(CALLS, sc, st, n, qn_candidates(cands), name=st.rsplit(".", 1)[-1],
                    name_kinds=name_kinds if name_kinds is not None else ["class"])
         extra: dict[str, Any] = {} if nargs is None else {"arity": nargs}
-        self.b.ref("CALLS", sc, f"{st}.{self.init_name}", n, member_candidates(cands, self.init_name),
+        self.b.ref(CALLS, sc, f"{st}.{self.init_name}", n, member_candidates(cands, self.init_name),
                    optional=True, **extra)
 
     def ctor_ref(self, n: TSNode, sc: Scope, owners: list[tuple[str, str]], target: str, nargs: int) -> None:
         """CALLS a constructor of ``owners``; optional: a class may declare none."""
-        self.b.ref("CALLS", sc, target, n, member_candidates(owners, self.init_name), optional=True, arity=nargs)
+        self.b.ref(CALLS, sc, target, n, member_candidates(owners, self.init_name), optional=True, arity=nargs)
 
     def emit_ctor_delegation(self, n: TSNode, sc: Scope, to_super: bool, nargs: int) -> None:
         """``this(...)`` / ``super(...)`` (C# ``: base(...)``) heading a constructor of

@@ -33,7 +33,7 @@ from typing import Any
 
 from tree_sitter import Node as TSNode
 
-from codegraph.core.models import SymbolRecord
+from codegraph.core.models import CALLS, EXTENDS, IMPORTS, SymbolRecord
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages import language_for
 from codegraph.indexer.languages._common import (
@@ -496,7 +496,7 @@ class _Extractor:
         if not system:
             self.include_paths.extend(cands)  # where static inline helpers may come from
         self.refs.append(Reference(
-            "IMPORTS", self.path, raw if system else inc, self.path, ts.line(node), "", "file",
+            IMPORTS, self.path, raw if system else inc, self.path, ts.line(node), "", "file",
             {"candidates": [{"path": c, "how": "import"} for c in cands], "names": [inc]},
         ))
 
@@ -605,7 +605,7 @@ class _Extractor:
     def _ref(self, rtype: str, sc: _Scope, target: str, node: TSNode, cands: list[dict[str, Any]], *,
              name: str | None = None, name_kinds: list[str] | None = None, optional: bool = False) -> None:
         ex = ref_extra(cands, name, name_kinds, optional, {})
-        if rtype == "CALLS" and self.lang == "cpp":
+        if rtype == CALLS and self.lang == "cpp":
             n = _call_arity(node)
             if n is not None:
                 ex["arity"] = n  # the resolver keeps the overloads this many arguments fit
@@ -624,7 +624,7 @@ class _Extractor:
                 segs = self._type_segments(b)
                 if not segs:
                     continue
-                self._ref("EXTENDS", sc, "::".join(segs), b, self._qn_candidates(segs, outer),
+                self._ref(EXTENDS, sc, "::".join(segs), b, self._qn_candidates(segs, outer),
                           name=segs[-1], name_kinds=["class", "struct"])
 
     def _param(self, node: TSNode, sc: _Scope) -> None:
@@ -683,9 +683,9 @@ class _Extractor:
         if not segs:
             return
         written = "::".join(segs)
-        self._ref("CALLS", sc, written, at, self._qn_candidates(segs, sc), name=segs[-1],
+        self._ref(CALLS, sc, written, at, self._qn_candidates(segs, sc), name=segs[-1],
                   name_kinds=["class", "struct"])
-        self._ref("CALLS", sc, f"{written}::{segs[-1]}", at, self._owner_candidates(segs, sc, segs[-1], "exact"),
+        self._ref(CALLS, sc, f"{written}::{segs[-1]}", at, self._owner_candidates(segs, sc, segs[-1], "exact"),
                   optional=True)
 
     def _new(self, node: TSNode, sc: _Scope) -> None:
@@ -733,11 +733,11 @@ class _Extractor:
         # the C library: an edge when the repository defines the name, never a stub
         libc = name in LIBC
         if self.lang == "c":
-            self._ref("CALLS", sc, name, node, cands, optional=libc)
+            self._ref(CALLS, sc, name, node, cands, optional=libc)
             return
-        self._ref("CALLS", sc, name, node, cands, name=name, name_kinds=["function"], optional=libc)
+        self._ref(CALLS, sc, name, node, cands, name=name, name_kinds=["function"], optional=libc)
         if name[:1].isupper():  # Foo(1) may construct a Foo
-            self._ref("CALLS", sc, f"{name}::{name}", node, self._owner_candidates(segs, sc, name, "exact"),
+            self._ref(CALLS, sc, f"{name}::{name}", node, self._owner_candidates(segs, sc, name, "exact"),
                       optional=True)
 
     def _qualified_call(self, node: TSNode, segs: tuple[str, ...], sc: _Scope) -> None:
@@ -746,7 +746,7 @@ class _Extractor:
             return  # std::sort, boost::...: outside any repository
         cands = self._qn_candidates(segs, sc)
         cands += self._owner_candidates(segs[:-1], sc, segs[-1], "exact")
-        self._ref("CALLS", sc, written, node, cands, name=segs[-1], name_kinds=["function", "method"])
+        self._ref(CALLS, sc, written, node, cands, name=segs[-1], name_kinds=["function", "method"])
 
     def _member_call(self, node: TSNode, fn: TSNode, sc: _Scope) -> None:
         recv = fn.child_by_field_name("argument")
@@ -761,16 +761,16 @@ class _Extractor:
         op = "->" if any(c.type == "->" for c in fn.children) else "."
         written = f"{rtext}{op}{m}" if len(rtext) <= 40 and "\n" not in rtext else f"?{op}{m}"
         if recv is not None and recv.type == "this" and sc.owner:
-            self._ref("CALLS", sc, written, node, [{"owner": sc.owner, "member": m, "how": "self"}])
+            self._ref(CALLS, sc, written, node, [{"owner": sc.owner, "member": m, "how": "self"}])
             return
         segs = self._receiver_type(recv, sc)
         stl = m in STL_METHODS
         if segs:
-            self._ref("CALLS", sc, written, node, self._owner_candidates(segs, sc, m, "receiver_type"),
+            self._ref(CALLS, sc, written, node, self._owner_candidates(segs, sc, m, "receiver_type"),
                       optional=stl)
             return
         if not stl:  # STL names on an unknown receiver are almost always STL calls
-            self._ref("CALLS", sc, written, node, [], name=m, name_kinds=["method"])
+            self._ref(CALLS, sc, written, node, [], name=m, name_kinds=["method"])
 
     def _receiver_type(self, recv: TSNode | None, sc: _Scope) -> tuple[str, ...] | None:
         if recv is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from tree_sitter import Node as TSNode
 
+from codegraph.core.models import EXTENDS, IMPLEMENTS, IMPORTS
 from codegraph.core.overloads import split_params
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages._jvm_like import (
@@ -166,11 +167,11 @@ class _CSharp(ClassBasedExtractor):
         is_static = any(c.type == "static" for c in n.children)
         if alias is not None:
             self.names.imports[ts.text(alias)] = fqn
-            self.b.file_ref("IMPORTS", fqn, n, [{"qn": strip_type(fqn), "how": "import"}],
+            self.b.file_ref(IMPORTS, fqn, n, [{"qn": strip_type(fqn), "how": "import"}],
                             names=[ts.text(alias)], optional=True)
         elif is_static:
             self.static_wild.append(strip_type(fqn))
-            self.b.file_ref("IMPORTS", fqn, n, [{"qn": strip_type(fqn), "how": "import"}], names=["*"], optional=True)
+            self.b.file_ref(IMPORTS, fqn, n, [{"qn": strip_type(fqn), "how": "import"}], names=["*"], optional=True)
         else:
             # A namespace: no file to point an IMPORTS edge at; used for type lookups only.
             self.names.wildcards.append(fqn)
@@ -272,11 +273,11 @@ class _CSharp(ClassBasedExtractor):
         simple = strip_type(t).rsplit(".", 1)[-1]
         iface_name = len(simple) > 1 and simple[0] == "I" and simple[1].isupper()
         if decl.type == "interface_declaration":
-            rtype = "EXTENDS"
+            rtype = EXTENDS
         elif decl.type == "struct_declaration" or index > 0 or iface_name:
-            rtype = "IMPLEMENTS"
+            rtype = IMPLEMENTS
         else:
-            rtype = "EXTENDS"
+            rtype = EXTENDS
             self.supers[scope.qn] = t
         self.type_ref(rtype, scope, t, base)
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from tree_sitter import Node as TSNode
 
+from codegraph.core.models import CALLS, EXTENDS, IMPLEMENTS, IMPORTS
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages._jvm_like import LOCAL_CALLABLE, Builder, Scope, ScopeStack, items, short_target
 from codegraph.indexer.records import FileExtraction, Reference
@@ -148,7 +149,7 @@ class _Go:
             local = ip.rsplit("/", 2)[-2]
         if local not in (".", "_"):
             self.imports[local] = ip
-        self.b.file_ref("IMPORTS", ip, n, [], names=[local], optional=True, go_import=ip)
+        self.b.file_ref(IMPORTS, ip, n, [], names=[local], optional=True, go_import=ip)
 
     def _declare_type(self, n: TSNode) -> None:
         name = ts.text(n.child_by_field_name("name"))
@@ -262,12 +263,12 @@ class _Go:
         elif kind == "class" and n.type == "type_alias" and t is not None:
             tt = _type_text(t)
             if tt:
-                self.b.ref("EXTENDS", scope, tt, t, self._type_candidates(tt), name=None)
+                self.b.ref(EXTENDS, scope, tt, t, self._type_candidates(tt), name=None)
 
     def _embed(self, scope: Scope, tnode: TSNode | None) -> None:
         tt = _type_text(tnode)
         if tt and tnode is not None:
-            self.b.ref("EXTENDS", scope, tt, tnode, self._type_candidates(tt), name=None)
+            self.b.ref(EXTENDS, scope, tt, tnode, self._type_candidates(tt), name=None)
 
     def _var(self, n: TSNode, sc: Scope) -> None:
         names = n.children_by_field_name("name")
@@ -369,7 +370,7 @@ class _Go:
             if bound is not None and (bound == LOCAL_CALLABLE or any(name in s.env for s in self.stack.stack[1:])):
                 return  # a function value held in a variable or parameter
             cands = self._type_candidates(name)
-            self.b.ref("CALLS", sc, name, n, cands, name=None, arity=nargs)
+            self.b.ref(CALLS, sc, name, n, cands, name=None, arity=nargs)
             return
         if fn.type != "selector_expression":
             return
@@ -381,15 +382,15 @@ class _Go:
             oname = ts.text(operand)
             if self.stack.lookup(oname) is None and oname in self.imports:
                 ip = self.imports[oname]
-                self.b.ref("CALLS", sc, f"{oname}.{member}", n, [{"go_import": ip, "go_qn": member, "how": "import"}],
+                self.b.ref(CALLS, sc, f"{oname}.{member}", n, [{"go_import": ip, "go_qn": member, "how": "import"}],
                            name=None, arity=nargs)
                 return
         ot = self._operand_type(operand, sc)
         if ot and ot != LOCAL_CALLABLE and not self.stack.is_type_param(ot):
-            self.b.ref("CALLS", sc, f"{ot}.{member}", n, self._owner_candidates(ot, member, "receiver_type"),
+            self.b.ref(CALLS, sc, f"{ot}.{member}", n, self._owner_candidates(ot, member, "receiver_type"),
                        name=None, arity=nargs)
             return
-        self.b.ref("CALLS", sc, short_target(f"{ts.text(operand)}.{member}", member), n, [], name=member,
+        self.b.ref(CALLS, sc, short_target(f"{ts.text(operand)}.{member}", member), n, [], name=member,
                    name_kinds=["method"], arity=nargs)
 
     # -- implicit interfaces -------------------------------------------------------
@@ -403,7 +404,7 @@ class _Go:
                 if tname in self.type_nodes and tname not in self.iface_methods and mset <= methods:
                     scope = Scope("class", f"{self.pkg}.{tname}", 0, ts.signature_hash(
                         _kind_of(self.type_nodes[tname]), f"{self.pkg}.{tname}", ""))
-                    self.b.ref("IMPLEMENTS", scope, iname, self.type_nodes[tname],
+                    self.b.ref(IMPLEMENTS, scope, iname, self.type_nodes[tname],
                                [{"qn": f"{self.pkg}.{iname}", "how": "same_module"}], name=None,
                                proof="method_set")
 
@@ -478,7 +479,7 @@ def link_repo(extractions: list[FileExtraction], go_mods: dict[str, str] | None 
         out: list[Reference] = []
         for r in fx.references:
             cands = r.extra.get("candidates") or []
-            if r.type == "IMPORTS" and "go_import" in r.extra:
+            if r.type == IMPORTS and "go_import" in r.extra:
                 d = package_dir(r.extra["go_import"])
                 if d is None:
                     out.append(r)
@@ -526,13 +527,13 @@ def _implements_repo(go_fx: list[FileExtraction]) -> None:
             elif s.kind == "method" and s.parent:
                 methods.setdefault(s.parent, set()).add(s.name)
         for r in fx.references:
-            if r.type == "EXTENDS":
+            if r.type == EXTENDS:
                 embeds.add(r.source_qualified_name)
     for q, (kind, *_rest) in kinds.items():
         if kind == "interface" and q not in embeds and methods.get(q):
             iface[q] = methods[q]
     existing = {(r.source_qualified_name, c.get("qn"))
-                for fx in go_fx for r in fx.references if r.type == "IMPLEMENTS"
+                for fx in go_fx for r in fx.references if r.type == IMPLEMENTS
                 for c in r.extra.get("candidates", [])}
     by_file = {fx.file.path: fx for fx in go_fx}
     for tq, (kind, file, line, sig) in kinds.items():
@@ -544,5 +545,5 @@ def _implements_repo(go_fx: list[FileExtraction]) -> None:
         for iq, need in iface.items():
             if need <= ms and (tq, iq) not in existing:
                 by_file[file].references.append(Reference(
-                    "IMPLEMENTS", tq, iq.rsplit(".", 1)[-1], file, line, sig,
+                    IMPLEMENTS, tq, iq.rsplit(".", 1)[-1], file, line, sig,
                     extra={"candidates": [{"qn": iq, "how": "exact"}], "name": None, "proof": "method_set"}))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from tree_sitter import Node as TSNode
 
+from codegraph.core.models import EXTENDS, IMPLEMENTS, IMPORTS
 from codegraph.core.overloads import split_params
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages._jvm_like import (
@@ -131,14 +132,14 @@ class _Java(ClassBasedExtractor):
             return
         if not is_static:
             self.names.imports[last] = fqn
-            self.b.file_ref("IMPORTS", fqn, n, [{"qn": fqn, "how": "import"}], names=[last], optional=True)
+            self.b.file_ref(IMPORTS, fqn, n, [{"qn": fqn, "how": "import"}], names=[last], optional=True)
         elif wild:
             self.static_wild.append(fqn)
-            self.b.file_ref("IMPORTS", fqn, n, [{"qn": fqn, "how": "import"}], names=["*"], optional=True)
+            self.b.file_ref(IMPORTS, fqn, n, [{"qn": fqn, "how": "import"}], names=["*"], optional=True)
         else:
             owner = fqn.rsplit(".", 1)[0]
             self.static_imports[last] = owner
-            self.b.file_ref("IMPORTS", fqn, n, [{"qn": owner, "how": "import"}], names=[last], optional=True)
+            self.b.file_ref(IMPORTS, fqn, n, [{"qn": owner, "how": "import"}], names=[last], optional=True)
 
     def _owner_qn(self, n: TSNode) -> str:
         """Qualified name of what encloses a declaration: class, method (local classes) or package."""
@@ -195,10 +196,10 @@ class _Java(ClassBasedExtractor):
         if sup is not None and sup.named_children:
             t = ts.text(sup.named_children[0])
             self.supers[qn] = t
-            self.type_ref("EXTENDS", scope, t, sup)
+            self.type_ref(EXTENDS, scope, t, sup)
         ifaces = n.child_by_field_name("interfaces")
         ext = next((c for c in n.children if c.type == "extends_interfaces"), None)
-        for holder, rtype in ((ifaces, "IMPLEMENTS"), (ext, "EXTENDS")):
+        for holder, rtype in ((ifaces, IMPLEMENTS), (ext, EXTENDS)):
             if holder is None:
                 continue
             for tl in holder.named_children:

@@ -17,6 +17,7 @@ from typing import Any
 
 from tree_sitter import Node as TSNode
 
+from codegraph.core.models import CALLS, EXTENDS, IMPLEMENTS, IMPORTS
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages._jvm_like import (
     LOCAL_CALLABLE,
@@ -164,7 +165,7 @@ class _Kotlin(ClassBasedExtractor):
         alias = _first(n, "import_alias")
         local = ts.text(alias.named_children[0]) if alias is not None and alias.named_children else fqn.rsplit(".", 1)[-1]
         self.names.imports[local] = fqn
-        self.b.file_ref("IMPORTS", fqn, n, [{"qn": fqn, "how": "import"}], names=[local], optional=True)
+        self.b.file_ref(IMPORTS, fqn, n, [{"qn": fqn, "how": "import"}], names=[local], optional=True)
 
     def _owner_qn(self, n: TSNode) -> str | None:
         """Enclosing class qn, package for top-level, None inside a function body."""
@@ -290,13 +291,13 @@ class _Kotlin(ClassBasedExtractor):
             spec = ds.named_children[0]
             if spec.type == "constructor_invocation":
                 t = _first(spec, "user_type")
-                self.type_ref("EXTENDS", scope, ts.text(t), spec)
+                self.type_ref(EXTENDS, scope, ts.text(t), spec)
                 if t is not None:
                     self.supers[scope.qn] = ts.text(t)
                     self.ctor_ref(spec, scope, self.super_owners(scope.qn), f"{_user_type(t)}.<init>", _nargs(spec))
             elif spec.type in ("user_type", "explicit_delegation"):
                 t = spec if spec.type == "user_type" else _first(spec, "user_type")
-                rtype = "EXTENDS" if kind == "interface" else "IMPLEMENTS"
+                rtype = EXTENDS if kind == "interface" else IMPLEMENTS
                 self.type_ref(rtype, scope, ts.text(t), spec)
 
     def _companion(self, n: TSNode, sc: Scope) -> None:
@@ -431,7 +432,7 @@ class _Kotlin(ClassBasedExtractor):
             cands.append({"qn": f"{pkg}.{name}" if pkg else name, "how": "same_module"})
             cands.extend({"qn": f"{w}.{name}", "how": "import"} for w in self.names.wildcards)
             fallback = None if name in STDLIB_FUNCTIONS else name
-            self.b.ref("CALLS", sc, name, n, cands, name=fallback, name_kinds=["function", "method"], arity=nargs)
+            self.b.ref(CALLS, sc, name, n, cands, name=fallback, name_kinds=["function", "method"], arity=nargs)
             return
         if callee.type != "navigation_expression" or not callee.named_children:
             return
@@ -478,7 +479,7 @@ class _Kotlin(ClassBasedExtractor):
             if member in self.names.imports:
                 cands.append({"qn": self.names.imports[member], "how": "import"})
             cands.append({"qn": f"{pkg}.{member}" if pkg else member, "how": "same_module"})
-            self.b.ref("CALLS", sc, member, n, cands, name=member, name_kinds=["function", "method"], **extra)
+            self.b.ref(CALLS, sc, member, n, cands, name=member, name_kinds=["function", "method"], **extra)
             return
         recv = kids[0]
         if recv.type in ("type_identifier", "user_type"):

@@ -25,7 +25,7 @@ from typing import Any
 
 from tree_sitter import Node as TSNode
 
-from codegraph.core.models import SymbolRecord
+from codegraph.core.models import CALLS, EXTENDS, IMPLEMENTS, IMPORTS, SymbolRecord
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages._common import (
     Event,
@@ -190,7 +190,7 @@ class _Extractor:
                 # way a class the repository declares makes no stub
                 cands: list[dict[str, Any]] = [{"path": p, "how": "import"} for p in self._psr4_paths(fq)]
                 cands.append({"qn": fq, "how": "import"})
-                self._ref("IMPORTS", None, fq, cl, cands, source_kind="file", names=[alias],
+                self._ref(IMPORTS, None, fq, cl, cands, source_kind="file", names=[alias],
                           optional=fq.split("\\")[0] in CORE_CLASSES)
 
     @staticmethod
@@ -393,9 +393,9 @@ class _Extractor:
         is_interface = node.type == "interface_declaration"
         for c in node.named_children:
             if c.type == "base_clause":
-                rtype = "EXTENDS"
+                rtype = EXTENDS
             elif c.type == "class_interface_clause":
-                rtype = "IMPLEMENTS"
+                rtype = IMPLEMENTS
             else:
                 continue
             for b in c.named_children:
@@ -403,7 +403,7 @@ class _Extractor:
                     continue
                 written = ts.text(b)
                 cands = [{"qn": q, "how": "import"} for q in self._class_name(written, b.start_byte)]
-                self._ref("EXTENDS" if is_interface else rtype, sc, written, b, cands)
+                self._ref(EXTENDS if is_interface else rtype, sc, written, b, cands)
 
     def _trait_use(self, node: TSNode, sc: _Scope) -> None:
         if sc.kind != "class":
@@ -412,7 +412,7 @@ class _Extractor:
             if b.type in ("name", "qualified_name"):
                 written = ts.text(b)
                 cands = [{"qn": q, "how": "import"} for q in self._class_name(written, b.start_byte)]
-                self._ref("IMPLEMENTS", sc, written, b, cands)
+                self._ref(IMPLEMENTS, sc, written, b, cands)
 
     def _param(self, node: TSNode, sc: _Scope) -> None:
         if sc.kind != "fn":
@@ -474,7 +474,7 @@ class _Extractor:
                 cands.append({"qn": f"{ns.name}\\{written}", "how": "same_module"})
             if not rest:
                 cands.append({"qn": written, "how": "exact"})  # PHP falls back to the global function
-        self._ref("CALLS", sc, written, node, cands, optional=bare in BUILTIN_FUNCTIONS)
+        self._ref(CALLS, sc, written, node, cands, optional=bare in BUILTIN_FUNCTIONS)
 
     def _member_call(self, node: TSNode, sc: _Scope) -> None:
         obj = node.child_by_field_name("object")
@@ -486,14 +486,14 @@ class _Extractor:
         arrow = "?->" if node.type.startswith("nullsafe") else "->"
         written = f"{otext}{arrow}{meth}" if len(otext) <= 40 and "\n" not in otext else f"?{arrow}{meth}"
         if otext == "$this" and sc.owner:
-            self._ref("CALLS", sc, written, node, [{"owner": sc.owner, "member": meth, "how": "self"}])
+            self._ref(CALLS, sc, written, node, [{"owner": sc.owner, "member": meth, "how": "self"}])
             return
         owners = self._expr_types(obj, sc)
         if owners:
-            self._ref("CALLS", sc, written, node,
+            self._ref(CALLS, sc, written, node,
                       [{"owner": o, "member": meth, "how": "receiver_type"} for o in owners])
             return
-        self._ref("CALLS", sc, written, node, [], name=meth, name_kinds=["method"])
+        self._ref(CALLS, sc, written, node, [], name=meth, name_kinds=["method"])
 
     def _scoped_call(self, node: TSNode, sc: _Scope) -> None:
         scope = node.child_by_field_name("scope")
@@ -505,10 +505,10 @@ class _Extractor:
         written = f"{stext}::{meth}"
         low = stext.lower()
         if low == "parent" and sc.owner:
-            self._ref("CALLS", sc, written, node, [{"super_of": sc.owner, "member": meth, "how": "self"}])
+            self._ref(CALLS, sc, written, node, [{"super_of": sc.owner, "member": meth, "how": "self"}])
             return
         if low in ("self", "static") and sc.owner:
-            self._ref("CALLS", sc, written, node, [{"owner": sc.owner, "member": meth, "how": "self"}])
+            self._ref(CALLS, sc, written, node, [{"owner": sc.owner, "member": meth, "how": "self"}])
             return
         if scope.type == "variable_name":
             owners = self._expr_types(scope, sc)
@@ -516,7 +516,7 @@ class _Extractor:
         else:
             owners = self._class_name(stext, node.start_byte, sc)
             how = "import" if stext.split("\\")[0] in self._ns_at(node.start_byte).classes else "exact"
-        self._ref("CALLS", sc, written, node, [{"owner": o, "member": meth, "how": how} for o in owners],
+        self._ref(CALLS, sc, written, node, [{"owner": o, "member": meth, "how": how} for o in owners],
                   name=None if owners else meth, name_kinds=["method"])
 
     def _new(self, node: TSNode, sc: _Scope) -> None:
@@ -527,9 +527,9 @@ class _Extractor:
         owners = self._class_name(written, node.start_byte, sc)
         if not owners:
             return
-        self._ref("CALLS", sc, f"new {written}", node, [{"qn": q, "how": "exact"} for q in owners],
+        self._ref(CALLS, sc, f"new {written}", node, [{"qn": q, "how": "exact"} for q in owners],
                   optional=written.lstrip("\\") in CORE_CLASSES)
-        self._ref("CALLS", sc, f"{written}::__construct", node,
+        self._ref(CALLS, sc, f"{written}::__construct", node,
                   [{"owner": q, "member": "__construct", "how": "exact"} for q in owners], optional=True)
 
     def _include(self, node: TSNode, sc: _Scope) -> None:
@@ -557,7 +557,7 @@ class _Extractor:
         else:
             cands = [posixpath.normpath(posixpath.join(here, rel)), posixpath.normpath(rel)]
         cands = [c for c in dict.fromkeys(cands) if not c.startswith("..")]
-        self._ref("IMPORTS", sc, rel, node, [{"path": c, "how": "import"} for c in cands], source_kind="file",
+        self._ref(IMPORTS, sc, rel, node, [{"path": c, "how": "import"} for c in cands], source_kind="file",
                   names=[rel])
 
     @staticmethod

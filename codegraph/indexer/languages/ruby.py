@@ -23,7 +23,7 @@ from typing import Any
 
 from tree_sitter import Node as TSNode
 
-from codegraph.core.models import SymbolRecord
+from codegraph.core.models import CALLS, EXTENDS, IMPLEMENTS, IMPORTS, SymbolRecord
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages._common import (
     define_sweep,
@@ -327,7 +327,7 @@ class _Extractor:
         if not segs:
             return
         cands = [{"qn": q, "how": "exact"} for q in self._const_candidates(segs, absolute, outer)]
-        self._ref("EXTENDS", cls, "::".join(segs), sup, cands)
+        self._ref(EXTENDS, cls, "::".join(segs), sup, cands)
 
     def _call(self, node: TSNode, sc: _Scope) -> None:
         mnode = node.child_by_field_name("method")
@@ -341,7 +341,7 @@ class _Extractor:
         rt = recv.type
         if rt == "self":
             if sc.owner and meth not in BUILTINS:
-                self._ref("CALLS", sc, f"self.{meth}", node, [{"owner": sc.owner, "member": meth, "how": "self"}],
+                self._ref(CALLS, sc, f"self.{meth}", node, [{"owner": sc.owner, "member": meth, "how": "self"}],
                           name=meth, name_kinds=["method"])
             return
         if rt in ("constant", "scope_resolution"):
@@ -352,11 +352,11 @@ class _Extractor:
             written = f"{'::' if absolute else ''}{'::'.join(segs)}.{meth}"
             core = segs[0] in CORE_CONSTANTS
             if meth == "new":
-                self._ref("CALLS", sc, written, node, [{"qn": q, "how": "exact"} for q in owners], optional=core)
-                self._ref("CALLS", sc, f"{'::'.join(segs)}#initialize", node,
+                self._ref(CALLS, sc, written, node, [{"qn": q, "how": "exact"} for q in owners], optional=core)
+                self._ref(CALLS, sc, f"{'::'.join(segs)}#initialize", node,
                           [{"owner": q, "member": "initialize", "how": "exact"} for q in owners], optional=True)
                 return
-            self._ref("CALLS", sc, written, node, [{"owner": q, "member": meth, "how": "exact"} for q in owners],
+            self._ref(CALLS, sc, written, node, [{"owner": q, "member": meth, "how": "exact"} for q in owners],
                       optional=core)
             return
         owners: list[str] = []
@@ -374,14 +374,14 @@ class _Extractor:
         written = f"{rtext}.{meth}" if len(rtext) <= 40 and "\n" not in rtext else f"?.{meth}"
         core = meth in CORE_METHODS or meth in BUILTINS
         if owners:
-            self._ref("CALLS", sc, written, node, [{"owner": q, "member": meth, "how": how} for q in owners],
+            self._ref(CALLS, sc, written, node, [{"owner": q, "member": meth, "how": how} for q in owners],
                       optional=core)
             return
         # an unknown receiver: the repository's unique method of that name, else an
         # ambiguous / missing stub; core names (`to_s`, `each`, `call`) on an unknown
         # receiver are almost always core calls, so they take no name fallback at all
         if not core:
-            self._ref("CALLS", sc, written, node, [], name=meth, name_kinds=["method"])
+            self._ref(CALLS, sc, written, node, [], name=meth, name_kinds=["method"])
 
     def _receiverless(self, node: TSNode, meth: str, sc: _Scope) -> None:
         if meth in ("require", "require_relative", "load"):
@@ -402,7 +402,7 @@ class _Extractor:
         cands = [{"owner": owner, "member": meth, "how": "self"}]
         if owner != "Object":
             cands.append({"owner": "Object", "member": meth, "how": "same_module"})
-        self._ref("CALLS", sc, meth, node, cands, name=meth, name_kinds=["method"], optional=dsl)
+        self._ref(CALLS, sc, meth, node, cands, name=meth, name_kinds=["method"], optional=dsl)
 
     def _params(self, node: TSNode, sc: _Scope) -> None:
         params = node.child_by_field_name("parameters")
@@ -451,7 +451,7 @@ class _Extractor:
         if sc.kind != "method" or not sc.owner or sc.owner == "Object":
             return
         # the superclass is often a library's (StandardError, a framework base): no stub
-        self._ref("CALLS", sc, f"super.{sc.method}", node,
+        self._ref(CALLS, sc, f"super.{sc.method}", node,
                   [{"super_of": sc.owner, "member": sc.method, "how": "self"}], optional=True)
 
     def _mixin(self, node: TSNode, sc: _Scope) -> None:
@@ -463,7 +463,7 @@ class _Extractor:
             if not segs:
                 continue
             cands = [{"qn": q, "how": "exact"} for q in self._const_candidates(segs, absolute, sc)]
-            self._ref("IMPLEMENTS", sc, "::".join(segs), a, cands)
+            self._ref(IMPLEMENTS, sc, "::".join(segs), a, cands)
 
     def _require(self, node: TSNode, meth: str, sc: _Scope) -> None:
         args = node.child_by_field_name("arguments")
@@ -490,7 +490,7 @@ class _Extractor:
             if meth == "load":
                 cands.insert(0, posixpath.normpath(posixpath.join(here, rel)))
         cands = [c for c in dict.fromkeys(cands) if not c.startswith("..")]
-        self._ref("IMPORTS", sc, target, node, [{"path": c, "how": "import"} for c in cands], source_kind="file",
+        self._ref(IMPORTS, sc, target, node, [{"path": c, "how": "import"} for c in cands], source_kind="file",
                   names=[target])
 
 

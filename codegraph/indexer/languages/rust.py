@@ -22,7 +22,7 @@ from typing import Any
 
 from tree_sitter import Node as TSNode
 
-from codegraph.core.models import SymbolRecord
+from codegraph.core.models import CALLS, EXTENDS, IMPLEMENTS, IMPORTS, SymbolRecord
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages._common import (
     Event,
@@ -348,7 +348,7 @@ class _Extractor:
             is_test = sc.is_test or "cfg(test)" in self.decor_of.get(node.id, ("", ""))[0].replace(" ", "")
             if body is None:  # `mod x;` -> a file
                 files = [f"{self.layout.mod_dir}/{name}.rs", f"{self.layout.mod_dir}/{name}/mod.rs"]
-                self._ref("IMPORTS", self.path, "", f"mod {name}", node, [{"path": p, "how": "import"} for p in files],
+                self._ref(IMPORTS, self.path, "", f"mod {name}", node, [{"path": p, "how": "import"} for p in files],
                           source_kind="file", names=[name])
                 return None
             s = self._symbol(node, "module", qn, name, "", parent_qn, vis)
@@ -468,7 +468,7 @@ class _Extractor:
                 if not files:
                     continue
                 cands = [{"path": p, "how": "import"} for p in dict.fromkeys(files)]
-                self._ref("IMPORTS", self.path, "", "::".join(written) + ("::*" if glob else ""), node, cands,
+                self._ref(IMPORTS, self.path, "", "::".join(written) + ("::*" if glob else ""), node, cands,
                           source_kind="file", names=[alias], forwarding=pub, optional=inside or not alt.local)
 
     def _use_target(self, written: tuple[str, ...], sc: _Scope) -> _Alt | None:
@@ -675,7 +675,7 @@ class _Extractor:
         # fair question; `external` tells the triage list it is the standard library's
         ext = self._is_external(tsegs, outer)
         extra: dict[str, Any] = {"external": "std"} if ext else {}
-        self._ref("IMPLEMENTS", impl.owner, "", "::".join(tsegs), node, self._item_candidates(tsegs, outer),
+        self._ref(IMPLEMENTS, impl.owner, "", "::".join(tsegs), node, self._item_candidates(tsegs, outer),
                   name=None if ext else tsegs[-1], name_kinds=["trait"], **extra)
 
     def _supertraits(self, node: TSNode, scope: _Scope) -> None:
@@ -686,7 +686,7 @@ class _Extractor:
             segs = self._type_segments(b)
             if not segs:
                 continue
-            self._ref("EXTENDS", scope.source_qn, scope.source_sig, "::".join(segs), b,
+            self._ref(EXTENDS, scope.source_qn, scope.source_sig, "::".join(segs), b,
                       self._item_candidates(segs, scope),
                       name=None if self._is_external(segs, scope) else segs[-1], name_kinds=["trait"])
 
@@ -833,13 +833,13 @@ class _Extractor:
             if self._is_external(segs, sc):
                 return  # `use std::mem::swap; swap(..)`
             cands += self._item_candidates(segs, sc)
-            self._ref("CALLS", sc.source_qn, sc.source_sig, written, node, cands, name=name,
+            self._ref(CALLS, sc.source_qn, sc.source_sig, written, node, cands, name=name,
                       name_kinds=["function"])
             return
         if self._is_external(segs, sc):
             return  # std / core / prelude (`Vec::new`, `std::mem::take`): outside any repository
         cands = self._member_candidates(segs, sc)
-        self._ref("CALLS", sc.source_qn, sc.source_sig, written, node, cands,
+        self._ref(CALLS, sc.source_qn, sc.source_sig, written, node, cands,
                   name=segs[-1], name_kinds=["function", "method", "field"])
 
     def _method_call(self, node: TSNode, recv: TSNode | None, meth: str, sc: _Scope) -> None:
@@ -851,7 +851,7 @@ class _Extractor:
             # a stub is named after the receiver's type, so one missing method of one
             # type is one stub however its receivers are called
             written = f"{owners[0].segs[-1]}::{meth}"
-            self._ref("CALLS", sc.source_qn, sc.source_sig, written, node,
+            self._ref(CALLS, sc.source_qn, sc.source_sig, written, node,
                       self._owner_candidates(owners, meth, how), optional=std, name=None)
             return
         rtext = self._t(recv) if recv is not None else "?"
@@ -860,7 +860,7 @@ class _Extractor:
         # that name in the repository, else an ambiguous / missing stub; std method names
         # (`clone`, `iter`, `unwrap`) on an unknown receiver are almost always std calls,
         # so they take no name fallback
-        self._ref("CALLS", sc.source_qn, sc.source_sig, written, node,
+        self._ref(CALLS, sc.source_qn, sc.source_sig, written, node,
                   self._owner_candidates(owners, meth, how), name=None if std else meth, name_kinds=["method"],
                   optional=std)
 
