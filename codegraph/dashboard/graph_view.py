@@ -358,7 +358,8 @@ def _aggregate(g: ImpactGraph, rest: list[Caller], by_name: dict[str, list[GNode
             n = add(GNode(f"more|{d}|{pkg}", text, f"{len(lst)} more at depth {d} in {pkg} "
                           "(not drawn one by one; listed in the evidence table)\n" + "\n".join(names[:12])
                           + ("\n…" if len(names) > 12 else ""), d, "", "more", parent=anchor,
-                          qualified_name=f"more|{d}|{pkg}", group=pkg, members=names))
+                          qualified_name=f"more|{d}|{pkg}", group=pkg, members=names,
+                          repo=next(iter(rs)) if len(rs := {c.node.repo for c in lst}) == 1 else ""))
             if anchor:
                 edge(n.id, anchor, "…", f"{len(lst)} callers")
 
@@ -414,7 +415,9 @@ def _style(n: GNode, colour_by: str, repos: list[str] | None = None) -> None:
         n.color, n.shape, n.size = HIDDEN_COLOUR, "dot", 10
         return
     if n.role == "more":
-        n.color, n.shape, n.size = MORE_COLOUR, "box", 14
+        # colour_by="repo": a folded group of one repository keeps that repository's colour
+        n.color = repo_colour(n.repo, repos or []) if colour_by == "repo" and n.repo else MORE_COLOUR
+        n.shape, n.size = "box", 14
         return
     if n.role == "cluster":
         n.color, n.shape, n.size = CLUSTER_COLOUR, "box", 18
