@@ -30,6 +30,9 @@ from tree_sitter import Node
 
 MAX_DEPTH = 12
 MAX_VALUES = 32  # a name bound to more values than this is a registry: stay quiet
+# Work bound per file (value queries): code that rewrites one container thousands of
+# times (``a[i] = a[j]`` in test suites) stops the flow there instead of going quadratic.
+MAX_STEPS_PER_FILE = 50_000
 _KEY_TYPES = ("string", "integer")
 
 
@@ -48,13 +51,32 @@ class FlowMixin:
     def split_chain(self, n: Node) -> tuple[Node | None, list[str]]: ...  # pragma: no cover
 
     # -- values -----------------------------------------------------------------------------
+    flow_steps: int = 0
+
     def values(self, scope: Any, n: Node | None, depth: int = 0) -> list[tuple[Any, ...]]:
         """Entity values ``[(binding, attrs)]`` expression ``n`` may denote; [] unknown."""
         if n is None or depth > MAX_DEPTH:
             return []
+        self.flow_steps += 1
+        if self.flow_steps > MAX_STEPS_PER_FILE:
+            return []
         t = n.type
         if t == "identifier":
             return self.name_values(scope, self.text(n), depth + 1)
+        key = ("node", id(scope), n.start_byte, n.end_byte, t)
+        if key in self.memo:
+            return self.memo[key]  # type: ignore[no-any-return]
+        if key in self.in_progress:
+            return []
+        self.in_progress.add(key)
+        try:
+            out = self.expr_values(scope, n, t, depth)
+        finally:
+            self.in_progress.discard(key)
+        self.memo[key] = out
+        return out
+
+    def expr_values(self, scope: Any, n: Node, t: str, depth: int) -> list[tuple[Any, ...]]:
         if t == "attribute":
             return self.attribute_values(scope, n, depth + 1)
         if t == "subscript":
@@ -223,7 +245,10 @@ class FlowMixin:
         if found is None:
             return []
         bindings, bscope = found
-        guard = ("elements", id(bscope), name, want)
+        memo_key = ("elements", id(bscope), name, want)
+        if memo_key in self.memo:
+            return self.memo[memo_key]  # type: ignore[no-any-return]
+        guard = ("elements", id(bscope), name)  # one container at a time: a[i] = a[j] cycles
         if guard in self.in_progress:
             return []
         self.in_progress.add(guard)
@@ -245,7 +270,8 @@ class FlowMixin:
         if want is not None and any(b[0] == "var" and b[1] is not None and b[1].type in ("list", "tuple")
                                     for b in bindings) and self.items.get((id(bscope), name)):
             # list literal plus appends: an index cannot be trusted, every element may be it
-            return self.name_elements(scope, name, None, None, depth + 1)
+            out = self.name_elements(scope, name, None, None, depth + 1)
+        self.memo[memo_key] = out
         return out
 
     def literal_key(self, k: Node | None) -> str | None:

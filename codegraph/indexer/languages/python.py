@@ -1110,8 +1110,12 @@ class _Extractor(FlowMixin):
 
     def pass_value(self, scope: _Scope, value: Node, callees: list[list[dict[str, Any]]], index: int | None,
                    kw: str | None) -> None:
-        if value.type not in ("identifier", "attribute", "lambda", "subscript", "call", "parenthesized_expression"):
-            return
+        if value.type not in ("identifier", "attribute", "lambda"):
+            return  # (handlers[k] / make() handed over: rare, and costly to follow everywhere)
+        if value.type == "identifier":
+            kind = self.resolve_name(scope, self.text(value))[0]
+            if kind in ("builtin", "unbound", "type"):
+                return
         vals = self.values(scope, value)
         if not vals:
             return
@@ -1494,7 +1498,7 @@ class _Extractor(FlowMixin):
         """``Depends(fn)`` / ``Security(fn)`` of FastAPI in a parameter default, an
         ``Annotated[...]`` or a decorator: INJECTS from the function to ``fn``."""
         fn = call.child_by_field_name("function")
-        if fn is None:
+        if fn is None or not self.text(fn).endswith(("Depends", "Security")):
             return False
         root, attrs = self.split_chain(fn)
         if root is None or root.type != "identifier":
@@ -1553,7 +1557,8 @@ class _Extractor(FlowMixin):
         if self.injected(scope, call):
             return "inject"
         fn = call.child_by_field_name("function")
-        if fn is not None and p.named_children and p.named_children[0].start_byte == n.start_byte:
+        if fn is not None and self.text(fn).endswith("cast") and p.named_children \
+                and p.named_children[0].start_byte == n.start_byte:
             root, attrs = self.split_chain(fn)
             if root is not None and root.type == "identifier":
                 kind, val = self.resolve_name(scope, self.text(root))
