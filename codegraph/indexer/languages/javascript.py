@@ -1242,7 +1242,7 @@ class _Extractor:
         return self.binding_target(b, written, last, kinds)
 
     # -- targets -----------------------------------------------------------------------------------------
-    def binding_target(self, b: Binding, written: str, last: str, kinds: list[str]) -> Target | None:
+    def binding_target(self, b: Binding, written: str, last: str, kinds: list[str], depth: int = 0) -> Target | None:
         """Target for a name bound to ``b`` (a call, ``new``, JSX, a base class)."""
         if b.kind == "sym":
             if b.sym_kind == "namespace":
@@ -1259,6 +1259,15 @@ class _Extractor:
         if b.kind == "alias":
             name = b.export if b.export not in ("default", "*") else last
             return Target(written, [], name, kinds, {"alias": b.spec})
+        if b.kind == "var" and b.origin is not None and b.origin.type == "identifier" and b.scope is not None \
+                and depth < 8:
+            # const p = persist; p(): the value the name was initialised with (value_flow)
+            ob = b.scope.lookup(_t(b.origin))
+            if ob is not None and ob is not b and (ob.kind in ("import", "var") or (
+                    ob.kind == "sym" and ob.sym_kind in ("function", "class"))):
+                tgt = self.binding_target(ob, written, last, kinds, depth + 1)
+                if tgt is not None and tgt.cands:
+                    return Target(tgt.ident, [{**c, "how": "value_flow"} for c in tgt.cands], None, None, tgt.extra)
         return None
 
     def typed_target(self, tb: Binding, member: str, written: str) -> Target | None:
