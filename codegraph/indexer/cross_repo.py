@@ -334,6 +334,23 @@ def _need_from_saved(d: dict[str, Any]) -> _Need:
     return _Need(e, [e.extra.get("target_identifier", ""), *e.extra.get("lookup", [])])
 
 
+def _peers_of(graph: GraphStore, state: StateStore, nodes: dict[str, Node]) -> _Peers:
+    """The per-pass reader over ``nodes`` (repo name -> Repo node), with the state cache."""
+    roots = {name: (Path(n.props["path"]) if n.props.get("path") else None) for name, n in nodes.items()}
+    versions = {name: "|".join(str(n.props.get(k) or "") for k in ("last_imported_at", "last_checked_at",
+                                                                       "extractor_version"))
+                for name, n in nodes.items()}
+    return _Peers(graph, roots, state, versions)
+
+
+def provides_of(graph: GraphStore, state: StateStore, repos: list[str]) -> dict[str, Provides]:
+    """What each indexed repo of ``repos`` provides, from the pass's cache when the repo has
+    not changed since (the faces call this on every page load)."""
+    nodes = {n.props.get("name", ""): n for n in graph.repos()}
+    info = _peers_of(graph, state, nodes)
+    return {r: info.provides(r) for r in repos if r in nodes}
+
+
 def link_workspace(
     graph: GraphStore,
     state: StateStore,
@@ -351,11 +368,7 @@ def link_workspace(
     nodes = {n.props.get("name", ""): n for n in graph.repos()}
     members = {r for w in cfg.workspaces for r in w.repos}
     targets = [r for r in (repos if repos is not None else sorted(members)) if r in nodes]
-    roots = {name: (Path(n.props["path"]) if n.props.get("path") else None) for name, n in nodes.items()}
-    versions = {name: "|".join(str(n.props.get(k) or "") for k in ("last_imported_at", "last_checked_at",
-                                                                       "extractor_version"))
-                for name, n in nodes.items()}
-    info = _Peers(graph, roots, state, versions)
+    info = _peers_of(graph, state, nodes)
     for b in targets:
         peers = [p for p in cfg.peers(b) if p in nodes]
         counts = _link_one(graph, state, info, b, peers, cfg, out)
@@ -575,5 +588,5 @@ def describe(summary: LinkSummary | None) -> str:
             f"{summary.unmatched_http} client call(s) unmatched; {summary.seconds:.2f}s")
 
 
-__all__ = ["LinkSummary", "describe", "link_workspace", "relink_after_index", "report", "save_client_calls",
+__all__ = ["LinkSummary", "describe", "link_workspace", "provides_of", "relink_after_index", "report", "save_client_calls",
            "unlink_repo"]

@@ -9,8 +9,7 @@ from typing import Any
 
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.workspace import WorkspaceConfig
-from codegraph.indexer.cross_repo import report
-from codegraph.indexer.provides import read_provides
+from codegraph.indexer.cross_repo import provides_of, report
 from codegraph.indexer.state import StateStore
 
 
@@ -24,11 +23,11 @@ def workspace_overview(graph: GraphStore, state_db: Path, cfg: WorkspaceConfig, 
     state = StateStore(state_db)
     try:
         repos, links = [], []
+        provides = provides_of(graph, state, members)
         for r in members:
             node = nodes.get(r)
             rep = report(state, r) if node is not None else {}
-            prov = read_provides(graph, r, Path(node.props["path"]) if node is not None and node.props.get("path")
-                                 else None) if node is not None else None
+            prov = provides.get(r)
             repos.append({
                 "repo": r, "indexed": node is not None,
                 "provides": sorted(prov.names) if prov else [], "identity": prov.identity if prov else [],
