@@ -196,6 +196,8 @@ def test_go_function_moving_between_files_keeps_its_callers(env, how: str) -> No
     s = run()
     assert s.changed >= 1
     assert _callers(graph, "main.Helper") == ["main.main"]
+    # main.go did not change, but the symbol it calls moved: its edges are rewritten too.
+    assert s.edges_rewritten_files == s.changed + 1
     forced = run(force=True)
     assert forced.full_rebuild and _callers(graph, "main.Helper") == ["main.main"]
     assert graph.verify("demo") == {"orphan_files": 0, "orphan_symbols": 0, "dangling_edges": 0}
