@@ -76,6 +76,7 @@ def _check_sequence(edits: list[tuple[int, int, int, int]], base: Path, graph: G
         shutil.rmtree(root, ignore_errors=True)
 
 
+@pytest.mark.timeout(1800)  # hundreds of index runs: more than the suite's per-test default
 @settings(max_examples=200, derandomize=True, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(edits=SEQUENCE)
@@ -112,6 +113,7 @@ def neo4j_graph():  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.services
+@pytest.mark.timeout(1800)
 @settings(max_examples=25, derandomize=True, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(edits=st.lists(EDIT, min_size=1, max_size=3))
