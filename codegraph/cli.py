@@ -11,6 +11,7 @@ import contextlib
 import errno
 import json
 import sys
+import time
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -265,24 +266,44 @@ def _progress(quiet: bool) -> Any:
                     console=err, transient=False)
 
 
+def _eta(p: dict[str, Any]) -> int | None:
+    rate = float(p.get("chunks_per_s") or 0)
+    return round((int(p["total"]) - int(p["done"])) / rate) if rate > 0 else None
+
+
 def _embed(ctx: Stores, repo: str | None, prog: Any) -> dict[str, Any]:
     from codegraph.core.embedder import Embedder
     from codegraph.indexer.embed_phase import run_embedding
+    from codegraph.indexer.embed_state import EmbedStateWriter, describe
 
     emb = Embedder.from_settings(ctx.settings)
     if not emb.available:
         return {"mode": "bm25-only", "reason": emb.reason}
     task = None
+    state = EmbedStateWriter(ctx.settings.home, repo)  # read by the dashboard's Health and Overview
+    last_line = [0.0]
 
     def tick(p: dict[str, Any]) -> None:
         nonlocal task
+        state.update(p)
         if prog is None:
+            # No terminal (a background run, a log file): one line every 10 s instead of a bar.
+            if time.monotonic() - last_line[0] >= 10:
+                last_line[0] = time.monotonic()
+                err.print(describe(state.state | {"eta_s": _eta(p)}), highlight=False)
             return
         if task is None:
             task = prog.add_task("embed", total=p["total"])
         prog.update(task, completed=p["done"], total=p["total"])
 
-    rep = run_embedding(ctx.search, emb, repo=repo, progress=tick)
+    try:
+        rep = run_embedding(ctx.search, emb, repo=repo, progress=tick)
+    except BaseException:
+        state.finish("failed")
+        raise
+    state.update({"done": rep["embedded"], "total": state.state["total"] or rep["embedded"],
+                  "chunks_per_s": rep["chunks_per_s"]}, force=True)
+    state.finish()
     out = {k: round(v, 2) if isinstance(v, float) else v for k, v in rep.items()}
     if hasattr(ctx.search, "for_kind"):  # schema / config / docs chunks have their own indexes
         from codegraph.core.content import CODE, CONTENT_KINDS

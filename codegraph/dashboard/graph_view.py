@@ -316,6 +316,7 @@ def pick_drawn(callers: list[Caller], max_callers: int, per_depth: int = PER_DEP
     most ``max_callers`` in all; a caller is drawn only when the node it reaches is (so
     no branch floats), the ones that lead to the most other callers first."""
     weight: Counter[str] = Counter(q for c in callers for q in c.path[1:-1])
+    every = {c.node.qualified_name for c in callers}
     drawn: list[Caller] = []
     names: set[str] = set()
     by_depth: dict[int, list[Caller]] = defaultdict(list)
@@ -323,7 +324,8 @@ def pick_drawn(callers: list[Caller], max_callers: int, per_depth: int = PER_DEP
         by_depth[c.depth].append(c)
     for d in sorted(by_depth):
         room = min(per_depth, max_callers - len(drawn))
-        ok = [c for c in by_depth[d] if d == 1 or len(c.path) < 2 or c.path[1] in names]
+        # The next hop is drawn, or is no caller at all (an endpoint, a topic, a widened member).
+        ok = [c for c in by_depth[d] if d == 1 or len(c.path) < 2 or c.path[1] in names or c.path[1] not in every]
         ok.sort(key=lambda c: (-weight[c.node.qualified_name], c.node.qualified_name, c.node.uid))
         for c in ok[:max(0, room)]:
             drawn.append(c)

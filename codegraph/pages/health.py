@@ -22,6 +22,7 @@ from codegraph.dashboard.common import (
     settings,
 )
 from codegraph.dashboard.figure_text import EDGES_HELP
+from codegraph.indexer import embed_state
 
 PACKAGES = ("codegraph-explorer", "streamlit", "streamlit-agraph", "plotly", "neo4j", "elasticsearch", "fastembed",
             "onnxruntime", "numpy", "tree-sitter-language-pack")
@@ -44,7 +45,7 @@ def _mb(path: Path) -> str:
     return f"{size / 1_000_000:.1f} MB"
 
 
-@st.cache_data(show_spinner=False, ttl=30, max_entries=8)
+@st.cache_data(show_spinner=False, ttl=5, max_entries=8)
 def _stats(key: str) -> dict[str, Any]:
     # Short-lived: the embedding phase fills vectors without touching the graph version.
     return search_index().stats()
@@ -101,8 +102,20 @@ def _search() -> None:
         c[1].metric("With vectors", stats.get("with_vectors", 0))
         c[2].metric("Size", f"{(stats.get('bytes') or 0) / 1_000_000:.1f} MB")
         missing = (stats.get("chunks") or 0) - (stats.get("with_vectors") or 0)
-        if missing > 0:
-            st.caption(f"{missing} chunk(s) have no vector yet: run `codegraph embed` (search stays BM25 for them).")
+        run = embed_state.read(settings().home)
+        if run and run.get("status") == "running":
+            done, total = int(run.get("done") or 0), int(run.get("total") or 0)
+            st.progress(min(1.0, done / total) if total else 0.0, text=embed_state.describe(run).capitalize())
+            st.caption(f"Background embedding since {run.get('started_at')} (pid {run.get('pid')}); search stays "
+                       "BM25 for chunks without a vector until it reaches them.")
+        elif missing > 0:
+            note = (f" The last run was {run.get('status')} at {run.get('done', 0):,} of {run.get('total', 0):,}."
+                    if run and run.get("status") in ("interrupted", "failed") else "")
+            st.caption(f"{missing} chunk(s) have no vector yet: run `codegraph embed` (search stays BM25 for them)."
+                       + note)
+        elif run and run.get("status") == "finished":
+            st.caption(f"Embedding finished {run.get('updated_at')}: {int(run.get('done') or 0):,} chunks at "
+                       f"{float(run.get('chunks_per_s') or 0):.1f} chunks/s.")
 
 
 def _model() -> None:

@@ -17,9 +17,11 @@ from codegraph.dashboard.common import (
     figures,
     graph_store,
     run_page,
+    settings,
     short_sha,
 )
 from codegraph.dashboard.figure_text import EDGES_HELP, STUBS_HELP, UNRESOLVED_HELP, UNSUPPORTED_HELP, pct
+from codegraph.indexer import embed_state
 
 
 def _repo_rows(fresh: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -60,6 +62,11 @@ def body() -> None:
     m[6].metric("Unsupported files", f.unsupported_files, help=UNSUPPORTED_HELP)
     m[7].metric("Parse errors", f.parse_errors, help=f"{f.partial_files} partial files")
 
+    run = embed_state.read(settings().home)
+    if run and run.get("status") == "running":
+        done, total = int(run.get("done") or 0), int(run.get("total") or 0)
+        st.progress(min(1.0, done / total) if total else 0.0,
+                    text=embed_state.describe(run).capitalize() + " (vector search improves as it runs; Health has more)")
     for f in fresh:
         note = drift_note(f)
         if note:
