@@ -44,7 +44,7 @@ from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponen
 
 from codegraph.core.errors import StoreUnavailable
 from codegraph.core.models import Chunk
-from codegraph.core.retrieval import identifier_field, identifiers_in, query_terms
+from codegraph.core.retrieval import chunk_terms, query_terms
 
 DIM = 384
 KIND = "code"
@@ -103,13 +103,14 @@ def index_slug(repo: str) -> str:
 
 
 def _doc(c: Chunk) -> dict[str, Any]:
+    name_terms, qn_terms, identifiers = chunk_terms(c)
     return {
         "chunk_id": c.chunk_id, "repo": c.repo, "file": c.file, "kind": c.kind, "language": c.language,
         "content_hash": c.content_hash, "symbol_uid": c.symbol_uid, "file_uid": c.file_uid,
         "text": c.text,
-        "identifiers": identifier_field(identifiers_in(c.text)),
-        "name": identifier_field([c.name]),
-        "qualified_name": identifier_field([c.qualified_name, *c.qualified_name.split(".")]),
+        "identifiers": identifiers,
+        "name": name_terms,
+        "qualified_name": qn_terms,
         "meta": {"name": c.name, "qualified_name": c.qualified_name, "embed_text": c.embed_text,
                  "line": c.line, "end_line": c.end_line},
     }

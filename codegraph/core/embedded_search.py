@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from codegraph.core.errors import StoreUnavailable
 from codegraph.core.models import Chunk
-from codegraph.core.retrieval import identifier_field, identifiers_in, query_terms
+from codegraph.core.retrieval import chunk_terms, query_terms
 
 if TYPE_CHECKING:  # numpy is imported where vectors are touched: BM25-only calls never pay it
     import numpy as np
@@ -149,12 +149,10 @@ def _fts_query(query: str) -> str:
 
 def chunk_row(c: Chunk) -> tuple[Any, ...]:
     """The row ``_UPSERT`` takes for a chunk (term columns computed here)."""
+    name_terms, qn_terms, identifiers = chunk_terms(c)
     return (
         c.chunk_id, c.repo, c.file, c.kind, c.language, c.line, c.end_line, c.content_hash,
-        c.qualified_name, c.name, c.symbol_uid, c.file_uid,
-        identifier_field([c.name]),
-        identifier_field([c.qualified_name, *c.qualified_name.split(".")]),
-        identifier_field(identifiers_in(c.text)),
+        c.qualified_name, c.name, c.symbol_uid, c.file_uid, name_terms, qn_terms, identifiers,
         c.embed_text, c.text,
     )
 

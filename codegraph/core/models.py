@@ -378,3 +378,7 @@ class Chunk:
     name: str = ""
     symbol_uid: str = ""
     file_uid: str = ""
+    # BM25 term fields (name, qualified name, identifiers in the text), computed by the
+    # indexer's extraction workers so the main process does not split identifiers; None:
+    # the store computes them on write (codegraph.core.retrieval.chunk_terms). Not stored.
+    terms: tuple[str, str, str] | None = field(default=None, compare=False, repr=False)

@@ -108,6 +108,17 @@ def identifiers_in(text: str, limit: int = 2000) -> list[str]:
     return list(seen)
 
 
+def chunk_terms(chunk: Chunk) -> tuple[str, str, str]:
+    """The BM25 term fields of a chunk, the same on every backend: (name, qualified name
+    with its dotted parts, identifiers of the text), each split by ``identifier_field``.
+    ``chunk.terms`` when the indexer computed them already."""
+    if chunk.terms is not None:
+        return chunk.terms
+    qn = chunk.qualified_name
+    return (identifier_field([chunk.name]), identifier_field([qn, *qn.split(".")]),
+            identifier_field(identifiers_in(chunk.text)))
+
+
 def query_terms(query: str) -> list[str]:
     """Lower-case search terms of a free-text query: every token, and for identifiers
     their split words (``parseConfig`` -> parseconfig, parse, config). Max 64 terms."""

@@ -105,9 +105,12 @@ def _extract_job(args: tuple[str, str, str, str, bool]) -> tuple[FileExtraction,
     fx.file.content_hash = file_hash(data)
     chunks: list[Chunk] = []
     if want_chunks:
+        from codegraph.core.retrieval import chunk_terms
         from codegraph.indexer.chunks import chunks_for_file
 
         chunks = chunks_for_file(fx, data.decode("utf-8", "replace"))
+        for c in chunks:  # BM25 terms split here, in parallel, not in the main process
+            c.terms = chunk_terms(c)
     return fx, chunks
 
 

@@ -22,3 +22,18 @@ def test_encode_is_asdict_json_and_round_trips() -> None:
         assert fx.symbols and fx.references
         assert json.dumps(_plain(fx), sort_keys=True) == json.dumps(asdict(fx), sort_keys=True)
         assert decode(encode(fx)) == fx
+
+
+def test_workers_compute_the_bm25_terms_the_store_would() -> None:
+    from dataclasses import replace
+
+    from codegraph.core.embedded_search import chunk_row
+    from codegraph.core.retrieval import chunk_terms
+    from codegraph.indexer.pipeline import _extract_job
+
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    _, chunks = _extract_job(("std", "shutil.py", "python", str(stdlib / "shutil.py"), True))
+    assert chunks and all(c.terms is not None for c in chunks)
+    for c in chunks:
+        bare = replace(c, terms=None)
+        assert c.terms == chunk_terms(bare) and chunk_row(c) == chunk_row(bare)
