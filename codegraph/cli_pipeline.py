@@ -12,6 +12,7 @@ from rich.table import Table
 
 from codegraph.cli import JsonOpt, RepoOpt, _decisions, _embed, _progress, console, emit_json, err
 from codegraph.cli_render import print_summary
+from codegraph.core.errors import BadInput
 
 
 def register(app: typer.Typer, run: Any) -> None:
@@ -213,18 +214,67 @@ def register(app: typer.Typer, run: Any) -> None:
 
         run(body)
 
+    def _backfill(repo: str | None, since: str, every: str, max_commits: int, as_json: bool) -> None:
+        def body(ctx: Any) -> None:
+            from codegraph.indexer.backfill import backfill, parse_span
+
+            span, step = parse_span(since), parse_span(every)
+            repos = [r for r in ctx.graph.repos() if not repo or r.props.get("name") == repo]
+            if not repos:
+                raise BadInput(f"no repository named {repo!r}" if repo else "no repository is indexed yet")
+            report = []
+            for r in repos:
+                name, path = str(r.props.get("name")), r.props.get("path")
+
+                def tick(p: Any, name: str = name) -> None:
+                    if not as_json:
+                        err.print(f"{name} {p.commit[:10]} {p.committed_at[:10]}: {p.status}"
+                                  + (f" ({p.files} files, {p.symbols} symbols)" if p.status == "recorded" else ""),
+                                  highlight=False)
+
+                pts = backfill(Path(str(path)), name, ctx.graph, span, step, tick, max_commits)
+                report.append({"repo": name, "points": [{"commit": p.commit, "committed_at": p.committed_at,
+                                                         "status": p.status, "files": p.files, "symbols": p.symbols}
+                                                        for p in pts]})
+            if as_json:
+                emit_json(report)
+            else:
+                for x in report:
+                    done = sum(p["status"] == "recorded" for p in x["points"])
+                    console.print(f"{x['repo']}: {done} of {len(x['points'])} commit(s) recorded "
+                                  "(see `codegraph baseline` and the Baselines page)")
+
+        run(body)
+
     @app.command()
     def baseline(
+        action: Annotated[str | None, typer.Argument(help="'backfill': record counts of past commits.")] = None,
         repo: RepoOpt = None,
         threshold: Annotated[float, typer.Option(help="Flag counts that dropped by more than this percent.")] = 5.0,
         against: Annotated[str | None, typer.Option(help="Baseline snapshot time (taken_at); default the previous one.")] = None,
+        since: Annotated[str, typer.Option(help="backfill: how far back (90d, 12w, 6m).")] = "90d",
+        every: Annotated[str, typer.Option(help="backfill: one commit per period (1w, 1d).")] = "1w",
+        max_commits: Annotated[int, typer.Option(help="backfill: at most this many commits per repo.")] = 60,
         as_json: JsonOpt = False,
     ) -> None:
         """Count trend per repo (files, symbols, stubs, edges by type) with drops flagged.
 
         Exit 1 when a count that should not fall (files, symbols, edges) dropped by more than
         the threshold; a fall of stubs, parse errors or unsupported files is progress and
-        is listed under "improved". Lists vanished symbols."""
+        is listed under "improved". Lists vanished symbols.
+
+        `codegraph baseline backfill --since 90d --every 1w` indexes past commits of each repo
+        in a temporary git worktree (the checkout is never touched) into a temporary graph
+        and records their counts, so the trend starts with history."""
+        if action not in (None, "backfill"):
+            def refuse(ctx: Any) -> None:
+                raise BadInput(f"unknown baseline action {action!r} (only 'backfill')")
+
+            run(refuse)
+            return
+        if action == "backfill":
+            _backfill(repo, since, every, max_commits, as_json)
+            return
 
         def body(ctx: Any) -> None:
             from codegraph.core.baselines import snapshots

@@ -45,16 +45,29 @@ def flat_counts(counts: dict[str, Any]) -> dict[str, int]:
     return out
 
 
+def snapshot_counts(graph: GraphStore, repo: str) -> dict[str, int]:
+    """The flat counts a CountSnapshot of ``repo`` records (module docstring)."""
+    raw = graph.counts(repo)
+    fig = from_counts(raw, sum(stub_references(graph, repo).values()), unsupported_by_extension(graph, repo), 1)
+    return flat_counts(raw) | {"stub_references": fig.stub_references, "unsupported_files": fig.unsupported_files}
+
+
+def record_snapshot(graph: GraphStore, repo: str, commit: str | None, counts: dict[str, int], taken_at: str,
+                    source: str = "index") -> Node:
+    """Store a CountSnapshot with ``counts`` (counted elsewhere, e.g. on a past commit by
+    the backfill) at ``taken_at``; ``source`` says where it came from ("index" |
+    "backfill")."""
+    node = Node(snapshot_uid(repo, taken_at), SNAPSHOT,
+                {"repo": repo, "taken_at": taken_at, "commit": commit, "source": source,
+                 "counts": json.dumps(counts, sort_keys=True)})
+    graph.upsert_nodes([node])
+    return node
+
+
 def take_snapshot(graph: GraphStore, repo: str, commit: str | None, taken_at: str | None = None) -> Node:
     """Store a CountSnapshot of ``repo`` now; returns it."""
     at = taken_at or datetime.now(UTC).isoformat(timespec="microseconds")
-    raw = graph.counts(repo)
-    fig = from_counts(raw, sum(stub_references(graph, repo).values()), unsupported_by_extension(graph, repo), 1)
-    counts = flat_counts(raw) | {"stub_references": fig.stub_references, "unsupported_files": fig.unsupported_files}
-    node = Node(snapshot_uid(repo, at), SNAPSHOT,
-                {"repo": repo, "taken_at": at, "commit": commit, "counts": json.dumps(counts, sort_keys=True)})
-    graph.upsert_nodes([node])
-    return node
+    return record_snapshot(graph, repo, commit, snapshot_counts(graph, repo), at)
 
 
 def snapshots(graph: GraphStore, repo: str) -> list[dict[str, Any]]:
@@ -63,8 +76,10 @@ def snapshots(graph: GraphStore, repo: str) -> list[dict[str, Any]]:
     for n in graph.nodes_by_label(SNAPSHOT, repo, limit=100000):
         c = n.props.get("counts")
         out.append({"taken_at": n.props["taken_at"], "commit": n.props.get("commit"),
+                    "source": n.props.get("source") or "index",
                     "counts": json.loads(c) if isinstance(c, str) else (c or {})})
     return sorted(out, key=lambda s: s["taken_at"])
 
 
-__all__ = ["Drop", "compare", "flat_counts", "regressions", "snapshot_uid", "snapshots", "take_snapshot"]
+__all__ = ["Drop", "compare", "flat_counts", "record_snapshot", "regressions", "snapshot_counts", "snapshot_uid",
+           "snapshots", "take_snapshot"]
