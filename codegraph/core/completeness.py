@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -31,11 +33,29 @@ def running_record(rec: RepoRecord, before: Node | None, now: str) -> RepoRecord
                    run_state=RUNNING, run_started_at=now, run_owner=run_owner())
 
 
-def previous_run_unfinished(graph: Any, repo: str) -> bool:
-    """True when ``repo``'s last run started writing the graph and never finished."""
+def previous_run_unfinished(graph: Any, repo: str, state_updated_at: str | None = None) -> bool:
+    """True when ``repo``'s last run started writing the graph and never finished, or
+    when the graph and the state file were not written by the same run (a run killed
+    between the two writes: its ``updated_at`` is the Repo node's ``last_checked_at``)."""
     uid = RepoRecord(repo, "").uid
     node = graph.get_nodes([uid]).get(uid)
-    return node is not None and incomplete_reason(node.props) is not None
+    if node is None:
+        return False
+    if incomplete_reason(node.props) is not None:
+        return True
+    return state_updated_at is not None and node.props.get("last_checked_at") != state_updated_at
+
+
+@contextmanager
+def run_transaction(graph: Any) -> Iterator[None]:
+    """The store's whole-run transaction where it has one (the embedded graph), else
+    nothing: Neo4j answers from what is written, with ``incomplete`` while a run is open."""
+    atomic = getattr(graph, "atomic", None)
+    if atomic is None:
+        yield
+        return
+    with atomic():
+        yield
 
 
 def incomplete_reason(props: dict[str, Any]) -> str | None:

@@ -133,6 +133,9 @@ class EmbeddedGraphStore:
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         c = self._conn()
+        if getattr(self._local, "in_run", False):  # inside atomic(): part of the run's transaction
+            yield c
+            return
         with self._write_lock:
             c.execute("BEGIN IMMEDIATE")
             try:
@@ -140,6 +143,28 @@ class EmbeddedGraphStore:
             except BaseException:
                 c.execute("ROLLBACK")
                 raise
+            c.execute("COMMIT")
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """One transaction for a whole run (docs/hardening.md, "Completeness"): every write
+        of this thread inside the block is part of it, other connections keep reading the
+        last committed graph until it commits, and a run that raises or is killed leaves
+        the graph as it was. Nested calls join the outer one."""
+        if getattr(self._local, "in_run", False):
+            yield
+            return
+        c = self._conn()
+        with self._write_lock:
+            c.execute("BEGIN IMMEDIATE")
+            self._local.in_run = True
+            try:
+                yield
+            except BaseException:
+                self._local.in_run = False
+                c.execute("ROLLBACK")
+                raise
+            self._local.in_run = False
             c.execute("COMMIT")
 
     def ensure_schema(self) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from codegraph.core.completeness import previous_run_unfinished
+from codegraph.core.completeness import previous_run_unfinished, run_transaction
 from codegraph.core.errors import BadInput
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import Chunk
@@ -117,7 +117,7 @@ def load_run(
     fingerprint = prev.fingerprint if prev else config_fingerprint({})
     known = state.file_hashes(name)
     in_graph = graph.file_hashes(name)
-    if previous_run_unfinished(graph, name):  # a killed run: re-import and relink everything it holds
+    if previous_run_unfinished(graph, name, prev.updated_at if prev else None):  # a killed run: redo all
         s.messages.append("the previous run of this repo did not finish: every file re-imported and relinked")
         known = {p: ("", "") for p in known}
     fresh: dict[str, FileExtraction] = {}
@@ -144,7 +144,8 @@ def load_run(
     tick = progress or (lambda *_: None)
     plan = LoadPlan(s, root, name, fresh, chunks, removed, current, known, fingerprint, t0, decisions=decisions,
                     progress=tick)
-    return apply_extractions(plan, graph, search, state)
+    with run_transaction(graph):  # embedded: readers see the last complete run until it commits
+        return apply_extractions(plan, graph, search, state)
 
 
 def _chunks(fresh: dict[str, FileExtraction], root: Path, run: JsonlRun, s: IndexSummary, source: str) -> list[Chunk]:

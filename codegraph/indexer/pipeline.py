@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from codegraph.core.completeness import previous_run_unfinished, running_record
+from codegraph.core.completeness import previous_run_unfinished, run_transaction, running_record
 from codegraph.core.git import git_head
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import (
@@ -159,7 +159,7 @@ def index_repo(
         {"max_file_bytes": max_file_bytes, "include": tuple(include or ()), "exclude": tuple(exclude or ()),
          "pages": tuple(sorted((pages or {}).items()))})
     rebuild = force or prev is None or prev.extractor_version != EXTRACTOR_VERSION or prev.fingerprint != fingerprint
-    if not rebuild and previous_run_unfinished(graph, repo):
+    if not rebuild and previous_run_unfinished(graph, repo, prev.updated_at if prev else None):
         # A killed run left the graph part-written while the state still describes the run
         # before it: trust neither, rebuild (docs/hardening.md, "Completeness").
         rebuild = True
@@ -217,7 +217,8 @@ def index_repo(
                 fresh[path].file.route = route
         plan = LoadPlan(s, root, repo, fresh, chunks, removed, set(current), known, fingerprint, t0,
                         decisions=decisions, rebuild=rebuild, progress=tick, pages=pages)
-        s = apply_extractions(plan, graph, search, state)
+        with run_transaction(graph):  # embedded: readers see the last complete run until it commits
+            s = apply_extractions(plan, graph, search, state)
         if search is not None and hasattr(search, "for_kind"):
             # Schema, config and docs chunks, each kind in its own index (indexer/content.py).
             from codegraph.indexer.content import index_content
