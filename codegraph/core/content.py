@@ -1,4 +1,4 @@
-"""Content kinds of search (docs/DESIGN.md "Search"): each kind has its own index per
+"""Content kinds of search (docs/DESIGN.md#search): each kind has its own index per
 repo on every backend (embedded: its own SQLite file; Elasticsearch: ``<prefix>-<repo>-<kind>``),
 so BM25 statistics of prose or config never mix with code.
 

@@ -1,6 +1,6 @@
 """Naming one overload: parameter lists as the extractors store them on a symbol
 (``SymbolRecord.params``, e.g. ``int,int`` or ``conststd::string&,int``) and as a person
-types them in a target (``app.Calc.add(int, int)``, docs/DESIGN.md 'Targets').
+types them in a target (``app.Calc.add(int, int)``, docs/DESIGN.md#targets).
 
 Comparison ignores white space; a second, looser pass drops generic arguments, package
 or namespace qualifiers and parameter names, so ``add(List<String> xs)`` finds

@@ -1,4 +1,4 @@
-"""Graph context of search hits (docs/DESIGN.md "Search"): what each hit is connected to,
+"""Graph context of search hits (docs/DESIGN.md#search): what each hit is connected to,
 so that a search answer already says how much depends on it.
 
 Per code hit with a graph symbol: ``callers`` / ``callees`` (CALLS edges in / out; calls

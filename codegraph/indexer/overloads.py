@@ -1,4 +1,4 @@
-"""Overload choice (DESIGN.md 'Resolution'): which overloads a call can reach.
+"""Overload choice (docs/DESIGN.md#resolution): which overloads a call can reach.
 
 Extractor side: the literal types of a call's arguments (``literal_types``). Resolver
 side (``choose``): keep the overloads whose parameter count fits the call's (varargs take

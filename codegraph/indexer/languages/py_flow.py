@@ -1,5 +1,5 @@
 """Python value flow inside one file: which functions, classes, modules or bound methods
-an expression may denote (docs/DESIGN.md 'Graph model', resolution kinds).
+an expression may denote (docs/DESIGN.md#resolution).
 
 A mixin of the Python extractor (``python._Extractor``), in the spirit of an assignment
 graph, flow-insensitive and conservative:
