@@ -349,10 +349,43 @@ def callers(
     _run(body)
 
 
+def _impact_diff(ctx: Stores, spec: str, repo: str | None, depth: int, include_tests: bool, limit: int,
+                 markdown: bool, as_json: bool) -> None:
+    """``codegraph impact --diff``: changed lines -> symbols -> the union blast radius."""
+    from codegraph.core.impact.diff import diff_impact, diff_markdown
+
+    repos = [r for r in ctx.graph.repos() if not repo or r.props.get("name") == repo]
+    if len(repos) != 1:
+        raise BadInput(f"no repository named {repo!r}" if repo else
+                       "--diff needs --repo NAME when several repositories are indexed" if repos else
+                       "no repository is indexed yet")
+    name, path = str(repos[0].props.get("name")), Path(str(repos[0].props.get("path")))
+    d = diff_impact(ctx.graph, name, path, spec, depth=depth, include_tests=include_tests, limit=limit)
+    if as_json:
+        emit_json({"spec": d.spec, "repo": d.repo, "files": d.files, "unindexed": d.unindexed,
+                   "union": {"callers": d.union_callers, "entry_points": d.union_entry_points,
+                             "tables": d.union_tables},
+                   "changes": [{"target": asdict(c.target), "lines": c.lines, "impact": c.result.to_dict()}
+                               for c in d.changes]})
+        return
+    if markdown:
+        sys.stdout.write(diff_markdown(d))
+        return
+    console.print(f"{esc(d.spec)} on {esc(d.repo)}: {len(d.changes)} changed symbol(s) in {len(d.files)} file(s); "
+                  f"union: {len(d.union_callers)} caller(s), {len(d.union_entry_points)} entry point(s), "
+                  f"{len(d.union_tables)} table(s)", highlight=False)
+    for c in d.changes:
+        console.print(f"  {esc(c.target.qualified_name)}  {esc(c.target.file)}:{c.lines[0]}  "
+                      f"{c.result.total_callers} caller(s)", highlight=False)
+    if d.unindexed:
+        console.print(f"  not in the graph: {esc(', '.join(d.unindexed[:10]))}", highlight=False)
+
+
 @app.command()
 def impact(
-    target: Annotated[str, typer.Argument(help="Qualified name, bare name, or file:/table:/endpoint:/topic: target.")],
+    target: Annotated[str | None, typer.Argument(help="Qualified name, bare name, or file:/table:/endpoint:/topic: target.")] = None,
     depth: Annotated[int, typer.Option("--depth", "-d", min=1, max=20, help="Hops to walk from the target.")] = 5,
+    diff: Annotated[str | None, typer.Option("--diff", help="Impact of a change set instead of a target: BASE...HEAD (what HEAD changed since BASE), a commit, or nothing for the working tree; needs --repo when several repos are indexed.")] = None,
     edge_type: Annotated[list[str] | None, typer.Option("--edge-type", "-e", help="Only these edge types (repeat). Default: CALLS, REFERENCES, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, CALLS_HTTP.")] = None,
     no_tests: Annotated[bool, typer.Option("--no-tests", help="Hide callers that are tests.")] = False,
     limit: Annotated[int, typer.Option(help="Callers to show (totals always count all).")] = 200,
@@ -369,6 +402,16 @@ def impact(
 
     An empty answer means no supported relationship was found, not that nothing can break.
     """
+
+    if diff is not None:
+        _run(lambda ctx: _impact_diff(ctx, diff, repo, depth, not no_tests, limit, markdown, as_json))
+        return
+    if not target:
+        def missing(ctx: Stores) -> None:
+            raise BadInput("give a TARGET, or --diff for a change set")
+
+        _run(missing)
+        return
 
     def body(ctx: Stores) -> None:
         from codegraph.api.answers import impact_result
@@ -593,6 +636,11 @@ def main(argv: list[str] | None = None) -> Any:
     one. When the first argument names a command or group, only that one is built;
     anything else (``--help``, a typo, no argument) gets the whole ``app`` as before."""
     args = list(sys.argv[1:] if argv is None else argv)
+    # `impact --diff` with no value: the working tree (click options always take a value).
+    for i, a in enumerate(args):
+        if a == "--diff" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+            args.insert(i + 1, "")
+            break
     first = args[0] if args else None
     commands = [c for c in app.registered_commands if _command_name(c) == first]
     groups = [g for g in app.registered_groups if isinstance(g.name, str) and g.name == first]

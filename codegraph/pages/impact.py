@@ -7,12 +7,14 @@ the stub boundary links to Triage; totals, evidence tables and the re-check list
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import streamlit as st
 
 from codegraph.core.errors import TargetNotFound
 from codegraph.core.impact import CALLER_EDGES, ImpactResult
 from codegraph.core.impact.callees import callees
+from codegraph.core.impact.diff import diff_impact
 from codegraph.core.models import SYMBOL
 from codegraph.core.report import impact_csv, impact_markdown
 from codegraph.dashboard import graph_view
@@ -42,6 +44,7 @@ from codegraph.dashboard.impact_view import (
     endpoint_handlers,
     entry_rows,
     expansions,
+    merge,
     run_impact,
     step_rows,
     stub_matches,
@@ -55,6 +58,7 @@ GOTO_KEY = "impact_goto"  # set by other pages (Search) to open Impact on a targ
 DETAIL_LINES = 30  # of a symbol's source in the details panel
 GRAPH_HEIGHT = 540  # px: with the picker row and the control bar, the graph fits 1400x900
 EXPAND_KEY = "impact_expand"  # [(uid, "callers" | "callees")] the person expanded, per target
+DIFF_PREFIX = "diff:"  # diff:main...HEAD, diff: (the working tree)
 OPEN_KEY = "impact_open"  # cluster keys drawn open, per target
 
 
@@ -79,6 +83,36 @@ def _callees(key: str, version: str, uids: tuple[str, ...], depth: int, limit: i
     store = graph_store()
     nodes = store.get_nodes(list(uids))
     return callees(store, [nodes[u] for u in uids if u in nodes], depth, None, limit)
+
+
+@st.cache_data(show_spinner="Reading the change set…", max_entries=16, ttl=60)
+def _diff_changes(key: str, version: str, repo: str, root: str, spec: str, depth: int, include_tests: bool,
+                  limit: int) -> tuple[list[dict[str, object]], list[str], ImpactResult | None]:
+    d = diff_impact(graph_store(), repo, Path(root), spec or None, depth=depth, include_tests=include_tests,
+                    limit=limit)
+    rows = [{"changed": c.target.qualified_name, "kind": c.target.kind, "file": c.target.file,
+             "lines": ", ".join(map(str, c.lines[:12])) + (" …" if len(c.lines) > 12 else ""),
+             "callers": c.result.total_callers, "entry points": len(c.result.entry_points),
+             "tables": len(c.result.tables)} for c in d.changes]
+    return rows, d.unindexed, merge([c.result for c in d.changes]) if d.changes else None
+
+
+def _diff(store: object, key: str, version: str, spec: str, repo: str | None, ctl: Controls) -> ImpactResult | None:
+    """The Impact page on a change set (``diff:BASE...HEAD``, ``diff:`` = working tree)."""
+    repos = [r for r in store.repos() if not repo or r.props.get("name") == repo]  # type: ignore[attr-defined]
+    if len(repos) != 1:
+        st.warning("A change set needs one repository: pick it in the sidebar.", icon=":material/warning:")
+        return None
+    r = repos[0]
+    rows, unindexed, res = _diff_changes(key, version, str(r.props.get("name")), str(r.props.get("path")), spec,
+                                         ctl.depth, not ctl.hide_tests, ctl.limit)
+    st.markdown(f"**{spec or 'working tree'}**: {len(rows)} changed symbol(s) / file(s)"
+                + (f"; not in the graph: {', '.join(unindexed[:8])}" if unindexed else ""))
+    if rows:
+        st.dataframe(rows, hide_index=True, key="impact_diff_changes", height=min(38 + 35 * len(rows), 180))
+    if res is None:
+        st.info("No changed line touches an indexed file.", icon=":material/info:")
+    return res
 
 
 @dataclass(slots=True)
@@ -168,8 +202,12 @@ def _picker(store: object, repo: str | None) -> list:
     elif "target" in st.query_params:
         del st.query_params["target"]
     if not text.strip():
-        right.info("Type a symbol, file, table or endpoint to see what depends on it.", icon=":material/search:")
+        right.info("Type a symbol, file, table or endpoint to see what depends on it (or `diff:main...HEAD` for a "
+                   "change set, `diff:` for the working tree).", icon=":material/search:")
         return []
+    if text.strip().startswith(DIFF_PREFIX):
+        right.caption("A change set: the symbols its changed lines touch and their union blast radius.")
+        return [text.strip()]
     try:
         cands = candidates(store, text, repo)  # type: ignore[arg-type]
         scope = current_scope()
@@ -392,7 +430,11 @@ def body() -> None:
         st.warning("Pick at least one edge type.", icon=":material/warning:")
         return
     key, version = current_key(), graph_version(store)
-    if ctl.direction == "callees":
+    if isinstance(picked[0], str):  # diff:SPEC
+        res = _diff(store, key, version, picked[0].removeprefix(DIFF_PREFIX), repo, ctl)
+        if res is None:
+            return
+    elif ctl.direction == "callees":
         res = _callees(key, version, tuple(n.uid for n in picked), ctl.depth, ctl.limit)
     else:
         res = _impact(key, version, tuple(targets_for(picked, store)), ctl.depth, tuple(ctl.edges), not ctl.hide_tests,
