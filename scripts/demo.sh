@@ -11,7 +11,11 @@ export CODEGRAPH_HOME="${CODEGRAPH_HOME:-$PWD/.codegraph/demo}"
 export CODEGRAPH_GRAPH=embedded CODEGRAPH_SEARCH=embedded
 echo "indexing the Python standard library at $STDLIB into $CODEGRAPH_HOME (tests left out)"
 $BIN/codegraph index "$STDLIB" --repo stdlib --no-embed -x 'test/' -x 'tests/' -x 'idle_test/'
+# A small bundled full-stack sample (HTTP endpoints, a client, a table, pages) beside it, so the
+# first screens show entry points, tables and pages too (samples/fullstack/README.md).
+$BIN/codegraph index samples/fullstack --repo sample --no-embed
 $BIN/codegraph impact json.loads --depth 2 --limit 15
+$BIN/codegraph impact table:orders --repo sample --limit 15
 echo "embedding search chunks in the background (log: $CODEGRAPH_HOME/embed.log); vector search improves as it runs"
 nohup $BIN/codegraph embed --repo stdlib > "$CODEGRAPH_HOME/embed.log" 2>&1 &
 $BIN/codegraph dashboard --port "${PORT:-8501}"

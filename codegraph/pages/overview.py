@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 import streamlit as st
 
 from codegraph.core.impact import freshness
-from codegraph.core.models import FILE, STUB, SYMBOL
+from codegraph.core.models import ENDPOINT, FILE, STUB, SYMBOL, TABLE
 from codegraph.dashboard.common import (
     age_text,
     counts,
+    current_key,
     current_repo,
     drift_note,
     empty_state,
     figures,
     graph_store,
+    graph_version,
     run_page,
     settings,
     short_sha,
@@ -37,6 +40,43 @@ def _repo_rows(fresh: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "parse errors": c.get("parse_errors", 0), "partial files": c.get("partial_files", 0), "path": f["path"],
         })
     return rows
+
+
+@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
+def _boundaries(key: str, version: str, repo: str | None) -> dict[str, list[tuple[str, str]]]:
+    """Endpoints, tables and pages (label, Impact target) of the graph, for "Start here"."""
+    store = graph_store()
+    endpoints = [(n.display(), f"endpoint:{n.props.get('method', '')} {n.props.get('path_template', '')}".strip())
+                 for n in store.nodes_by_label(ENDPOINT, repo, limit=200)]
+    tables = [(str(n.props.get("name")), f"table:{n.props.get('name')}") for n in store.nodes_by_label(TABLE, repo,
+                                                                                                        limit=200)]
+    pages = []
+    offset = 0
+    while True:  # File nodes with a route (pages); read in pages of 5000
+        part = store.nodes_by_label(FILE, repo, limit=5000, offset=offset)
+        pages += [(f"{n.props.get('route')} ({n.props.get('path')})", f"file:{n.props.get('path')}")
+                  for n in part if n.props.get("route")]
+        if len(part) < 5000:
+            break
+        offset += 5000
+    return {"Endpoints": sorted(endpoints), "Tables": sorted(tables), "Pages": sorted(pages)}
+
+
+def _start_here(store: object, repo: str | None) -> None:
+    """What a newcomer should open first: the entry points, tables and pages, each a link
+    to its blast radius on the Impact page."""
+    found = _boundaries(current_key(), graph_version(graph_store()), repo)
+    if not any(found.values()):
+        return
+    st.subheader("Start here: entry points, tables and pages")
+    cols = st.columns(3)
+    for col, (title, items) in zip(cols, found.items(), strict=True):
+        with col:
+            st.markdown(f"**{title}** ({len(items)})")
+            for label, target in items[:8]:
+                st.markdown(f"- [{label}](impact?target={quote(target)})")
+            if len(items) > 8:
+                st.caption(f"… {len(items) - 8} more")
 
 
 def body() -> None:
@@ -71,6 +111,7 @@ def body() -> None:
         note = drift_note(f)
         if note:
             st.warning(note, icon=":material/history:")
+    _start_here(store, repo)
     st.subheader("Repositories and freshness")
     st.dataframe(_repo_rows(fresh), hide_index=True, key="overview_repos")
 
