@@ -190,11 +190,11 @@ def test_delete_repo_alone_drops_edges_of_other_repos_into_it(estate: Estate) ->
 LANGS = Path(__file__).resolve().parents[1] / "fixtures" / "workspace_langs"
 
 
-def test_library_edges_for_go_rust_and_csharp(store: GraphStore, tmp_path: Path) -> None:
-    """go.mod module path, Cargo crate name and C# namespace, each provided by one repo and
-    used by another: the exact cross-repo CALLS edges, and the provider a dependant names."""
+def test_library_edges_for_go_rust_csharp_npm_and_java(store: GraphStore, tmp_path: Path) -> None:
+    """go.mod module path, Cargo crate name, C# namespace, npm name + exports sub-path and
+    Java package, each provided by one repo and used by another: the exact cross-repo edges."""
     prefix = f"wl{uuid.uuid4().hex[:8]}-"
-    shorts = ("golib", "goapp", "rlib", "rapp", "cslib", "csapp")
+    shorts = ("golib", "goapp", "rlib", "rapp", "cslib", "csapp", "jlib", "japp", "javalib", "javaapp")
     name = {s: prefix + s for s in shorts}
     state = StateStore(tmp_path / "state.db")
     e = Estate(store, state, tmp_path / "state.db", LANGS, WorkspaceConfig([Workspace(prefix + "w", list(name.values()))]),
@@ -209,6 +209,14 @@ def test_library_edges_for_go_rust_and_csharp(store: GraphStore, tmp_path: Path)
             ("CALLS", "rapp:main", "rlib:round"),
             ("CALLS", "rapp:main", "rlib:util::clamp"),
             ("CALLS", "csapp:Shop.App.Go", "cslib:Acme.Money.Calc.Round"),
+            # npm: "@acme/jlib" is package.json "." (lib/index.js), "@acme/jlib/fmt" its "./fmt" export
+            ("IMPORTS", "japp:src/app.ts", "jlib:lib/index.js"),
+            ("IMPORTS", "japp:src/app.ts", "jlib:lib/fmt.js"),
+            ("CALLS", "japp:src/app.run", "jlib:lib/index.compute"),
+            ("CALLS", "japp:src/app.run", "jlib:lib/fmt.fmt"),
+            # Java: the import names com.acme.util.Money, a class of javalib's package
+            ("CALLS", "javaapp:com.shop.Shop.go", "javalib:com.acme.util.Money.round"),
+            ("CALLS", "javaapp:com.shop.Shop.go", "javalib:com.acme.util.Money.cents"),
         }
         assert store.verify()["dangling_edges"] == 0
     finally:
