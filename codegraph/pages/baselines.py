@@ -156,7 +156,8 @@ def _repo_section(repo: str, threshold: float) -> None:
                  icon=":material/trending_down:")
         _drop_table(marks, axis)
     _grid(snaps, axis, list(SMALL_METRICS), METRIC_TITLES, bi, marks, repo, threshold)
-    with st.expander("Edges by type, one chart each"):
+    # Drawn on request: a dozen more plotly charts cost the browser seconds on every visit.
+    if st.toggle("Edges by type, one chart each", key=f"baselines_edge_charts|{repo}"):
         edge_keys = sorted({k for s in snaps for k in s["counts"] if k.startswith("edges.")})
         _grid(snaps, axis, edge_keys, {}, bi, marks, repo, threshold, per_row=4)
 
