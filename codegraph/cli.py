@@ -11,7 +11,6 @@ import contextlib
 import errno
 import json
 import sys
-import time
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -21,6 +20,7 @@ from rich.markup import escape as esc
 from rich.table import Table
 
 from codegraph.cli_console import make_console
+from codegraph.cli_phases import embed_phase, progress_display, triage_decisions
 from codegraph.cli_render import print_impact, print_summary
 from codegraph.core.errors import BadInput, CodegraphError, StoreUnavailable
 from codegraph.core.settings import load_settings
@@ -210,7 +210,7 @@ def index(
 
         name = repo or default_repo_name(path)
         state = StateStore(ctx.settings.state_db)
-        with _progress(as_json) as prog:
+        with progress_display(as_json) as prog:
             tasks: dict[str, Any] = {}
 
             def tick(phase: str, done: int, total: int) -> None:
@@ -227,7 +227,7 @@ def index(
                                      workers=workers or ctx.settings.workers,
                                      max_file_bytes=ctx.settings.max_file_bytes, force=force,
                                      include=include, exclude=exclude,
-                                     decisions=_decisions(ctx, name), progress=tick)
+                                     decisions=triage_decisions(ctx, name), progress=tick)
             from codegraph.indexer.cross_repo import describe, relink_after_index
 
             try:
@@ -239,7 +239,7 @@ def index(
                 summary.messages.append(describe(linked))
             embed_report: dict[str, Any] | None = None
             if embed:
-                embed_report = _embed(ctx, name, prog)
+                embed_report = embed_phase(ctx, name, prog)
         state.close()
         if as_json:
             emit_json({"summary": summary, "embedding": embed_report})
@@ -249,78 +249,13 @@ def index(
     _run(body)
 
 
-def _decisions(ctx: Stores, repo: str) -> dict[str, Any] | None:
-    from codegraph.core.triage import load_decisions
-
-    return load_decisions(ctx.graph, repo)
-
-
-def _progress(quiet: bool) -> Any:
-    if quiet or not sys.stderr.isatty():
-        from contextlib import nullcontext
-
-        return nullcontext(None)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=err, transient=False)
-
-
-def _eta(p: dict[str, Any]) -> int | None:
-    rate = float(p.get("chunks_per_s") or 0)
-    return round((int(p["total"]) - int(p["done"])) / rate) if rate > 0 else None
-
-
-def _embed(ctx: Stores, repo: str | None, prog: Any) -> dict[str, Any]:
-    from codegraph.core.embedder import Embedder
-    from codegraph.indexer.embed_phase import run_embedding
-    from codegraph.indexer.embed_state import EmbedStateWriter, describe
-
-    emb = Embedder.from_settings(ctx.settings)
-    if not emb.available:
-        return {"mode": "bm25-only", "reason": emb.reason}
-    task = None
-    state = EmbedStateWriter(ctx.settings.home, repo)  # read by the dashboard's Health and Overview
-    last_line = [0.0]
-
-    def tick(p: dict[str, Any]) -> None:
-        nonlocal task
-        state.update(p)
-        if prog is None:
-            # No terminal (a background run, a log file): one line every 10 s instead of a bar.
-            if time.monotonic() - last_line[0] >= 10:
-                last_line[0] = time.monotonic()
-                err.print(describe(state.state | {"eta_s": _eta(p)}), highlight=False)
-            return
-        if task is None:
-            task = prog.add_task("embed", total=p["total"])
-        prog.update(task, completed=p["done"], total=p["total"])
-
-    try:
-        rep = run_embedding(ctx.search, emb, repo=repo, progress=tick)
-    except BaseException:
-        state.finish("failed")
-        raise
-    state.update({"done": rep["embedded"], "total": state.state["total"] or rep["embedded"],
-                  "chunks_per_s": rep["chunks_per_s"]}, force=True)
-    state.finish()
-    out = {k: round(v, 2) if isinstance(v, float) else v for k, v in rep.items()}
-    if hasattr(ctx.search, "for_kind"):  # schema / config / docs chunks have their own indexes
-        from codegraph.core.content import CODE, CONTENT_KINDS
-
-        kinds = {kind: run_embedding(ctx.search.for_kind(kind), emb, repo=repo)["embedded"]
-                 for kind in CONTENT_KINDS if kind != CODE}
-        out["other_kinds"] = kinds
-    return out
-
-
 @app.command()
 def embed(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
     """Run (or resume) the embedding phase: vectors for chunks that have none yet."""
 
     def body(ctx: Stores) -> None:
-        with _progress(as_json) as prog:
-            rep = _embed(ctx, repo, prog)
+        with progress_display(as_json) as prog:
+            rep = embed_phase(ctx, repo, prog)
         emit_json(rep) if as_json else console.print(rep)
 
     _run(body)

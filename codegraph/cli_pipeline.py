@@ -10,7 +10,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from codegraph.cli import JsonOpt, RepoOpt, _decisions, _embed, _progress, console, emit_json, err
+from codegraph.cli import JsonOpt, RepoOpt, console, emit_json, err
+from codegraph.cli_phases import embed_phase, progress_display, triage_decisions
 from codegraph.cli_render import print_summary
 from codegraph.core.errors import BadInput
 
@@ -33,7 +34,7 @@ def register(app: typer.Typer, run: Any) -> None:
             from codegraph.indexer.records import write_jsonl
 
             name = repo or default_repo_name(path)
-            with _progress(str(output) == "-") as prog:
+            with progress_display(str(output) == "-") as prog:
                 task = None
 
                 def tick(phase: str, done: int, total: int) -> None:
@@ -98,11 +99,11 @@ def register(app: typer.Typer, run: Any) -> None:
                 from codegraph.indexer.runlock import repo_lock
 
                 with repo_lock(ctx.graph, name, wait):
-                    s = load_run(jrun, ctx.graph, ctx.search, state, repo=repo, decisions=_decisions(ctx, name),
+                    s = load_run(jrun, ctx.graph, ctx.search, state, repo=repo, decisions=triage_decisions(ctx, name),
                                  partial=partial, yes=yes, max_delete_percent=max_delete, source=str(file))
             finally:
                 state.close()
-            rep = _embed(ctx, s.repo, None) if embed else None
+            rep = embed_phase(ctx, s.repo, None) if embed else None
             problems = jrun.problems
             skipped = {"malformed_lines": len(problems), "outside_root": len(jrun.outside), "complete": jrun.complete,
                        "first": [{"line": p.line, "reason": p.reason} for p in problems[:20]]}
@@ -150,8 +151,8 @@ def register(app: typer.Typer, run: Any) -> None:
                     with repo_lock(ctx.graph, e.name):
                         s = index_repo(e.path, e.name, ctx.graph, ctx.search, state, workers=ctx.settings.workers,
                                        max_file_bytes=ctx.settings.max_file_bytes, include=e.include or None,
-                                       exclude=e.exclude or None, decisions=_decisions(ctx, e.name), pages=e.pages)
-                    rep = _embed(ctx, e.name, None) if embed else None
+                                       exclude=e.exclude or None, decisions=triage_decisions(ctx, e.name), pages=e.pages)
+                    rep = embed_phase(ctx, e.name, None) if embed else None
                     results.append({"repo": e.name, "ok": True, "note": note, "summary": s, "embedding": rep})
                 except (CodegraphError, OSError) as ex:
                     failed += 1

@@ -245,13 +245,19 @@ def _stores(ctx: Context) -> Stores:
     return server.stores
 
 
-def _listing(stores: Stores, tool: str, label: str, repo: str | None, limit: int, offset: int,
-             row: Callable[[Any], dict[str, Any]], title: str, workspace: str | None = None) -> CallToolResult:
+def _open_scope(stores: Stores, repo: str | None, workspace: str | None) -> tuple[_Steps, Any, list[str] | None]:
+    """Open the graph (a known ``repo`` or BadInput), timed as the step "open graph", and
+    the workspace's repos (None without one)."""
     steps = _Steps()
     graph = stores.graph
     _ensure_repo(graph, repo)
     steps.mark("open graph")
-    scope = _scope(graph, stores.settings, repo, workspace)
+    return steps, graph, _scope(graph, stores.settings, repo, workspace)
+
+
+def _listing(stores: Stores, tool: str, label: str, repo: str | None, limit: int, offset: int,
+             row: Callable[[Any], dict[str, Any]], title: str, workspace: str | None = None) -> CallToolResult:
+    steps, graph, scope = _open_scope(stores, repo, workspace)
     if scope is None:
         total = int(graph.counts(repo)["nodes"].get(label, 0))
         nodes = graph.nodes_by_label(label, repo, limit=limit, offset=offset)
@@ -442,11 +448,7 @@ def endpoint(ctx: Context, path: Annotated[str | None, Field(description="Path t
     "repo (many stubs or partial files mean more invisible call sites)."))
 def stats(ctx: Context, repo: Repo = None, workspace: Workspace = None) -> Result:
     stores = _stores(ctx)
-    steps = _Steps()
-    graph = stores.graph
-    _ensure_repo(graph, repo)
-    steps.mark("open graph")
-    scope = _scope(graph, stores.settings, repo, workspace)
+    steps, graph, scope = _open_scope(stores, repo, workspace)
     if scope is not None:
         return _workspace_stats(graph, workspace or "", scope, steps)
     counts = graph.counts(repo)
@@ -486,11 +488,7 @@ def stats(ctx: Context, repo: Repo = None, workspace: Workspace = None) -> Resul
     "graph misses new callers; re-run `codegraph index PATH --repo NAME` (outside this server) to refresh."))
 def freshness_tool(ctx: Context, repo: Repo = None, workspace: Workspace = None) -> Result:
     stores = _stores(ctx)
-    steps = _Steps()
-    graph = stores.graph
-    _ensure_repo(graph, repo)
-    steps.mark("open graph")
-    scope = _scope(graph, stores.settings, repo, workspace)
+    steps, graph, scope = _open_scope(stores, repo, workspace)
     rows = freshness(graph, set(scope) if scope is not None else {repo} if repo else None)
     steps.mark("read repo nodes", f"{len(rows)} repo(s)")
     for r in rows:
