@@ -12,6 +12,7 @@ import io
 import json
 import os
 import shutil
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from codegraph.cli import main
 from codegraph.core.embedded_graph import EmbeddedGraphStore
 from codegraph.indexer.pipeline import index_repo
 from codegraph.indexer.state import StateStore
+from tests.services import service_settings, skip_or_fail
 
 EXAMPLES = int(os.environ.get("CODEGRAPH_FUZZ_EXAMPLES", "20"))  # per input kind; ~15 s each at 20
 TRIED: dict[str, int] = {"index": 0, "load": 0, "refresh": 0}
@@ -48,6 +50,8 @@ def cli(*args: str) -> tuple[int, str]:
     text = out.getvalue() + err.getvalue()
     assert code in (0, 1, 2, 3), (code, text[-2000:])
     CODES[args[0]] = CODES.get(args[0], set()) | {int(code or 0)}
+    if args[0] == "load" and os.environ.get("CODEGRAPH_GRAPH", "").startswith("bolt://"):
+        CODES["load-neo4j"] = CODES.get("load-neo4j", set()) | {int(code or 0)}
     assert "Traceback" not in text and "internal error" not in text, text[-2000:]
     return int(code or 0), text
 
@@ -136,19 +140,37 @@ records = st.one_of(
 )
 
 
+@pytest.mark.parametrize("backend", ["embedded", "neo4j"])
 def test_fuzz_load_random_jsonl_records(base: Path, clean: tuple[Any, ...], tmp_path: Path, _isolated_home: Path,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli("index", str(base), "--repo", "fz", "--no-embed")[0] == 0
-    out = tmp_path / "x.jsonl"
-    assert cli("extract", str(base), "--repo", "fz", "-o", str(out))[0] == 0
-    good = out.read_text().splitlines()
+                                        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                        backend: str) -> None:
+    repo = "fz"
+    open_graph: Any = lambda: _graph(_isolated_home)  # noqa: E731
+    if backend == "neo4j":
+        s = service_settings()
+        if not s.graph.startswith("bolt://"):
+            skip_or_fail("Neo4j not configured (run `make services`)")
+        monkeypatch.setenv("CODEGRAPH_GRAPH", s.graph)
+        monkeypatch.setenv("CODEGRAPH_NEO4J_USER", s.neo4j_user)
+        monkeypatch.setenv("CODEGRAPH_NEO4J_PASSWORD", s.neo4j_password.get_secret_value())
+        repo = f"fz-{uuid.uuid4().hex[:10]}"
+        from codegraph.core.neo4j_graph import Neo4jGraphStore
 
-    @FUZZ
+        def open_graph() -> Any:
+            return Neo4jGraphStore(s.graph, s.neo4j_user, s.neo4j_password.get_secret_value())
+    assert cli("index", str(base), "--repo", repo, "--no-embed")[0] == 0
+    out = tmp_path / "x.jsonl"
+    assert cli("extract", str(base), "--repo", repo, "-o", str(out))[0] == 0
+    good = out.read_text().splitlines()
+    kind = "load" if backend == "embedded" else "load-neo4j"
+    TRIED.setdefault(kind, 0)
+
+    @settings(FUZZ, max_examples=EXAMPLES if backend == "embedded" else max(EXAMPLES // 2, 1))
     @given(inserted=st.lists(st.tuples(st.integers(min_value=0, max_value=400), records), max_size=5),
            cut=st.one_of(st.none(), st.integers(min_value=1, max_value=400)),
            flags=st.sampled_from([[], ["--partial"], ["--yes"], ["--partial", "--yes"]]))
     def one(inserted: list[tuple[int, str]], cut: int | None, flags: list[str]) -> None:
-        TRIED["load"] += 1
+        TRIED[kind] += 1
         lines = list(good)
         for at, rec in inserted:
             lines.insert(at % (len(lines) + 1), rec)
@@ -156,14 +178,20 @@ def test_fuzz_load_random_jsonl_records(base: Path, clean: tuple[Any, ...], tmp_
             lines = lines[: cut % (len(lines) + 1)]
         bad = tmp_path / "bad.jsonl"
         bad.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
-        cli("load", str(bad), "--repo", "fz", "--json", *flags)
-        g = _graph(_isolated_home)
+        cli("load", str(bad), "--repo", repo, "--json", *flags)
+        g = open_graph()
         # Whatever the records were, the base files are still exactly the clean index's.
-        assert snapshot(g, "fz", set(BASE))[:2] == clean[:2]
+        assert snapshot(g, repo, set(BASE))[:2] == clean[:2]
         g.close()
 
-    one()
-    report(capsys, "load")
+    try:
+        one()
+    finally:
+        if backend == "neo4j":
+            g = open_graph()
+            g.delete_repo(repo)
+            g.close()
+    report(capsys, kind)
 
 
 toml_scalars = st.one_of(st.booleans(), st.integers(min_value=-10**6, max_value=10**6), st.text(max_size=12),
