@@ -27,6 +27,15 @@ repository's symbol table. Its ``extra`` carries the resolution hints:
     ``__init__`` edge of a constructor call on a class without one).
 ``extra["names"]``, ``extra["forwarding"]``: for IMPORTS, the imported names and whether
     the import re-exports them (barrels).
+``{"returns_of": {"file", "export"}, "member": m, "how": "return_type"}``: a member of what
+    that exported function returns (its module's export carries ``returns``: owner
+    candidates ``[{"owner"}, {"owner_export"}]``).
+``extra["param_call"]``: ``{"owner": fn qn, "index": i or None, "name": p}`` on an
+    optional CALLS reference: the code calls parameter ``p`` of ``fn`` (no edge by itself).
+``extra["pass"]``: ``{"callee": [candidates], "index": i or None, "kw": name or None}`` on
+    a REFERENCES reference: the value is handed to that callee at that position/keyword;
+    the resolver adds CALLS from every ``param_call`` of the callee that matches
+    (resolution ``parameter``). ``extra["pass_only"]``: no REFERENCES edge of its own.
 
 ``FileExtraction.exports`` maps a name a module exports to where it lives:
     ``{"qn": "pkg.x.f"}`` (defined here, or bound to a local symbol, incl. ``default``)
