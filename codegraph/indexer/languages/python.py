@@ -146,6 +146,7 @@ _LITERAL_TYPES = frozenset({
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _STRING_PREFIX = re.compile(r"^[rRuUbB]*('''|\"\"\"|'|\")")
 _CODING = re.compile(rb"\A(?:[^\n]*\n)?[ \t\f]*#[^\n]*?coding[:=][ \t]*([-\w.]+)")
+_PASSABLE = frozenset({"identifier", "attribute", "lambda"})  # arguments followed into callees
 _TYPE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _TEST_NAME = re.compile(r"^(test_.*|.*_test)\.pyi?$")
 
@@ -1081,18 +1082,22 @@ class _Extractor(FlowMixin):
         before = len(self.refs)
         scope = self.scope_at(call.start_byte)
         self.on_call_inner(scope, call, fn)
-        if call is not fn and self.injected(scope, call):
-            self.on_inject(scope, call)
-            return
+        if call is fn:
+            args = None
+        else:
+            if self.injected(scope, call):
+                self.on_inject(scope, call)
+                return
+            args = call.child_by_field_name("arguments")
+            if args is None or args.type != "argument_list" or not any(
+                    c.type in _PASSABLE or (c.type == "keyword_argument") for c in args.named_children):
+                return  # nothing handed over that could be a function
         callees = [r["candidates"] for r in (ref.extra for ref in self.refs[before:] if ref.type == CALLS)
                    if r.get("candidates") and not r.get("optional")]
         if not callees:
             return
-        if call is fn:  # ``@dec`` hands the decorated definition to dec
+        if args is None:  # ``@dec`` hands the decorated definition to dec
             self.pass_decorated(scope, call, callees)
-            return
-        args = call.child_by_field_name("arguments")
-        if args is None or args.type != "argument_list":
             return
         index = 0
         for a in args.named_children:
@@ -1110,11 +1115,18 @@ class _Extractor(FlowMixin):
 
     def pass_value(self, scope: _Scope, value: Node, callees: list[list[dict[str, Any]]], index: int | None,
                    kw: str | None) -> None:
-        if value.type not in ("identifier", "attribute", "lambda"):
+        if value.type not in _PASSABLE:
             return  # (handlers[k] / make() handed over: rare, and costly to follow everywhere)
-        if value.type == "identifier":
-            kind = self.resolve_name(scope, self.text(value))[0]
-            if kind in ("builtin", "unbound", "type"):
+        if value.type != "lambda":
+            # Cheap pre-checks first: most arguments are plain data.
+            root, attrs = self.split_chain(value)
+            if root is None or root.type != "identifier":
+                return
+            name = self.text(root)
+            kind = self.resolve_name(scope, name)[0]
+            if kind in ("builtin", "unbound") or (kind == "type" and not attrs):
+                return
+            if kind == "local" and not self.may_hold_value(scope, name):
                 return
         vals = self.values(scope, value)
         if not vals:
@@ -1166,6 +1178,28 @@ class _Extractor(FlowMixin):
                 continue  # a module itself is not called or handed around as a symbol
             self.call_entities(scope, [b], [*pre, *attrs], line, how=how, rtype=rtype, extra_fields=extra_fields)
 
+    def may_alias_module(self, scope: _Scope, name: str) -> bool:
+        """Cheap pre-check for ``m.f()`` on a local: is ``m`` assigned a bare name or
+        attribute chain somewhere (``m = lib``), the only way it can hold a module?"""
+        found = self.lookup(scope, name)
+        return found is not None and any(
+            b[0] == "var" and b[1] is not None and b[1].type in ("identifier", "attribute") for b in found[0])
+
+    def may_hold_value(self, scope: _Scope, name: str) -> bool:
+        """Cheap pre-check: can local ``name`` hold a function, class or module (bound
+        to a name, attribute, lambda, element, destructured literal or default)?"""
+        found = self.lookup(scope, name)
+        if found is None:
+            return False
+        for b in found[0]:
+            k = b[0]
+            if k == "var" and b[1] is not None and b[1].type in ("identifier", "attribute", "lambda", "subscript",
+                                                                  "conditional_expression", "boolean_operator"):
+                return True
+            if k in ("part", "elem") or (k == "param" and len(b) > 3 and b[3] is not None):
+                return True
+        return False
+
     def param_call(self, scope: _Scope, name: str, line: int) -> None:
         """``cb()`` on a parameter: no edge here; the resolver adds one from this
         symbol to whatever a caller passes at that position or keyword."""
@@ -1199,6 +1233,9 @@ class _Extractor(FlowMixin):
                 else:
                     self.param_call(scope, name, line)
             elif kind == "local":
+                if attrs and not self.may_alias_module(scope, name):
+                    self.call_unknown_member(scope, attrs[-1], line)
+                    return
                 vals = self.name_values(scope, name, 1)
                 if attrs:
                     mods = [v for v in vals if v[0][0] in ("mod", "from") or (v[0][0] == "def" and v[0][2] == "class")]
@@ -1498,7 +1535,7 @@ class _Extractor(FlowMixin):
         """``Depends(fn)`` / ``Security(fn)`` of FastAPI in a parameter default, an
         ``Annotated[...]`` or a decorator: INJECTS from the function to ``fn``."""
         fn = call.child_by_field_name("function")
-        if fn is None or not self.text(fn).endswith(("Depends", "Security")):
+        if fn is None or self.src[fn.end_byte - 7:fn.end_byte] not in (b"Depends", b"ecurity"):
             return False
         root, attrs = self.split_chain(fn)
         if root is None or root.type != "identifier":
@@ -1540,10 +1577,9 @@ class _Extractor(FlowMixin):
             p = p.parent
         return None
 
-    def in_special_call(self, n: Node) -> str:
-        """``cast`` (first argument a type) or ``inject`` when ``n`` is an argument of
-        ``typing.cast`` / FastAPI ``Depends``; "" otherwise."""
-        p = n.parent
+    def in_special_call(self, n: Node, p: Node | None) -> str:
+        """``cast`` (first argument a type) or ``inject`` when ``n`` (whose parent is
+        ``p``) is an argument of ``typing.cast`` / FastAPI ``Depends``; "" otherwise."""
         if p is None or p.type not in ("argument_list", "keyword_argument"):
             return ""
         if p.type == "keyword_argument":
@@ -1553,11 +1589,13 @@ class _Extractor(FlowMixin):
         call = p.parent
         if call is None or call.type != "call":
             return ""
+        fn = call.child_by_field_name("function")
+        if fn is None or not self.text(fn).endswith(("cast", "Depends", "Security")):
+            return ""
         scope = self.scope_at(call.start_byte)
         if self.injected(scope, call):
             return "inject"
-        fn = call.child_by_field_name("function")
-        if fn is not None and self.text(fn).endswith("cast") and p.named_children \
+        if self.text(fn).endswith("cast") and p.named_children \
                 and p.named_children[0].start_byte == n.start_byte:
             root, attrs = self.split_chain(fn)
             if root is not None and root.type == "identifier":
@@ -1569,25 +1607,31 @@ class _Extractor(FlowMixin):
     def on_value(self, n: Node) -> None:
         """A function, class or method named where a value goes (argument, assignment,
         return, container element, default): a REFERENCES edge from the enclosing symbol."""
-        p = n.parent
-        if p is not None and p.type == "argument_list" and p.parent is not None and p.parent.type == "class_definition":
-            return  # a base class: EXTENDS
-        if p is not None and p.type == "argument_list" and p.parent is not None and p.parent.type == "call":
-            fn = p.parent.child_by_field_name("function")
-            if fn is not None and fn.type == "identifier" and self.text(fn) == "super":
-                return  # super(Child, self)
-        special = self.in_special_call(n)
-        if special == "inject":
-            return  # INJECTS, from the consumer (on_inject)
-        if special == "cast":
-            self.uses_types(self.scope_at(n.start_byte), self.scope_at(n.start_byte), n, 0)
-            return
         scope = self.scope_at(n.start_byte)
-        line = n.start_point[0] + 1
         root, attrs = self.split_chain(n)
         if root is None or root.type != "identifier":
             return
         kind, val = self.resolve_name(scope, self.text(root))
+        if kind != "entities" and not (
+                kind == "type" and len(attrs) == 1 and isinstance(val, tuple) and val[0] == "inst"
+                and val[3] is not None and any(b[0] == "def" for b in val[3].names.get(attrs[0], ()))):
+            return  # locals, builtins, data attributes: decided before any parent walk
+        line = n.start_point[0] + 1
+        p = n.parent
+        if p is not None and p.type == "argument_list":
+            pp = p.parent
+            if pp is not None and pp.type == "class_definition":
+                return  # a base class: EXTENDS
+            if pp is not None and pp.type == "call":
+                fn = pp.child_by_field_name("function")
+                if fn is not None and fn.type == "identifier" and self.text(fn) == "super":
+                    return  # super(Child, self)
+        special = self.in_special_call(n, p)
+        if special == "inject":
+            return  # INJECTS, from the consumer (on_inject)
+        if special == "cast":
+            self.uses_types(scope, scope, n, 0)
+            return
         if kind == "entities":
             ents = [b for b in val if b[0] in ("def", "from") or (b[0] == "mod" and attrs)]
             if ents:
