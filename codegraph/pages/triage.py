@@ -170,8 +170,9 @@ def _pending(target: str, all_sites: list[triage.CallSite]) -> None:
                    f"{pv.callers} callers change (and of the symbol they are resolved to, if any). Undo stays "
                    "possible in the decision log.", icon=":material/warning:")
         c1, c2, _ = st.columns([2, 2, 6])
-        c1.button("Confirm", key="triage_confirm", type="primary", on_click=_confirm, icon=":material/check:")
-        c2.button("Cancel", key="triage_cancel", on_click=_cancel)
+        c1.button("Confirm", key="triage_confirm", type="primary", on_click=_confirm, icon=":material/check:",
+                  shortcut="Enter")
+        c2.button("Cancel", key="triage_cancel", on_click=_cancel, shortcut="Esc")
 
 
 def _candidates(store: Any, stub: Node, roots: dict[str, str | None], refs: int,
@@ -180,7 +181,7 @@ def _candidates(store: Any, stub: Node, roots: dict[str, str | None], refs: int,
     verdict = builtin_verdict(target, all_sites)
     if verdict:
         st.info(f"**Verdict: builtin / standard library.** {verdict}", icon=":material/lightbulb:")
-        st.button("Builtin: mark external (builtins)", key="triage_builtin", type="primary",
+        st.button("Builtin: mark external (builtins)", key="triage_builtin", type="primary", shortcut="B",
                   icon=":material/extension:", on_click=_external, args=(repo, target, "builtins", refs))
     cands = triage.candidates(store, stub)
     ranked = rank(store, cands.symbols, all_sites, repo)
@@ -195,7 +196,7 @@ def _candidates(store: Any, stub: Node, roots: dict[str, str | None], refs: int,
         if snip.text:
             st.code(snip.text, language=code_language(c.language))
         st.button("Resolve to this", key=f"triage_resolve_{i}", icon=":material/call_merge:",
-                  on_click=_resolve, args=(repo, target, c.uid, refs))
+                  on_click=_resolve, args=(repo, target, c.uid, refs), shortcut="1" if i == 0 else None)
     if len(ranked) > CANDIDATES_SHOWN:
         st.caption(f"{len(ranked) - CANDIDATES_SHOWN} more candidate(s): name one below.")
     st.text_input("Resolve to another symbol (qualified name or uid)", key="triage_other_symbol")
@@ -211,7 +212,28 @@ def _candidates(store: Any, stub: Node, roots: dict[str, str | None], refs: int,
     c2.button("Mark external", key="triage_external", on_click=_external_typed, args=(repo, target, refs),
               disabled=not st.session_state.get("triage_library"))
     st.button("Ignore this target", key="triage_ignore", icon=":material/visibility_off:", on_click=_ignore,
+              shortcut="I",
               args=(repo, target, refs), help="A test double, generated code...: no edge, no stub.")
+
+
+def _step(uids: list[str], by: int) -> None:
+    at = uids.index(st.session_state["triage_pick"]) if st.session_state.get("triage_pick") in uids else 0
+    st.session_state["triage_pick"] = uids[(at + by) % len(uids)]
+    st.session_state.pop(PENDING, None)
+
+
+def _queue(uids: list[str]) -> None:
+    """The keyboard-driven queue: J / K walk the stubs; on the stub, 1 resolves to the best
+    candidate, B marks builtin, I ignores; Enter / Esc answer a confirmation; U (decision
+    log) undoes the latest."""
+    at = uids.index(st.session_state["triage_pick"]) + 1 if st.session_state.get("triage_pick") in uids else 1
+    c = st.columns([2, 2, 8], vertical_alignment="center")
+    c[0].button("Previous", key="triage_prev", shortcut="K", on_click=_step, args=(uids, -1),
+                icon=":material/arrow_upward:", use_container_width=True)
+    c[1].button("Next", key="triage_next", shortcut="J", on_click=_step, args=(uids, 1),
+                icon=":material/arrow_downward:", use_container_width=True)
+    c[2].caption(f"Stub {at} of {len(uids)} · keys: J / K next / previous, 1 resolve to the best candidate, "
+                 "B builtin, I ignore, Enter / Esc confirm / cancel, U undo the latest (decision log)")
 
 
 def _stubs_tab(store: Any, repo: str | None, roots: dict[str, str | None]) -> None:
@@ -230,6 +252,7 @@ def _stubs_tab(store: Any, repo: str | None, roots: dict[str, str | None]) -> No
     by_uid = {r.uid: r for r in rows}
     if st.session_state.get("triage_pick") not in by_uid:
         st.session_state["triage_pick"] = rows[0].uid
+    _queue([r.uid for r in rows])
     uid = st.selectbox("Stub to decide", list(by_uid), key="triage_pick",
                        format_func=lambda u: f"{by_uid[u].target_identifier} — {by_uid[u].reason}, "
                                              f"{by_uid[u].references} reference(s) ({by_uid[u].repo})")
@@ -297,7 +320,7 @@ def _log_tab(store: Any, repo: str | None) -> None:
                         format_func=lambda u: f"{by_uid[u].key} — {by_uid[u].action} ({by_uid[u].repo}, "
                                               f"{by_uid[u].decided_by}, {by_uid[u].decided_at[:19]})")
     d = by_uid[pick]
-    st.button("Undo", key="triage_undo", icon=":material/undo:", on_click=_undo, args=(d.repo, d.key))
+    st.button("Undo", key="triage_undo", icon=":material/undo:", on_click=_undo, args=(d.repo, d.key), shortcut="U")
 
 
 def body() -> None:

@@ -285,3 +285,14 @@ def test_triage_undo_preselects_the_latest_decision(site: Tree) -> None:
     at.button(key="triage_undo").click().run()
     clean(at)
     assert any(s.value.startswith("Undone: `requests.*`") for s in at.success)
+
+
+def test_triage_queue_walks_the_stubs(site: Tree) -> None:
+    at = clean(open_app("triage.py"))
+    first = at.selectbox(key="triage_pick").value
+    at.button(key="triage_next").click().run()
+    clean(at)
+    second = at.selectbox(key="triage_pick").value
+    assert second != first and any("Stub 2 of 5" in c.value for c in at.caption)
+    at.button(key="triage_prev").click().run()
+    assert clean(at).selectbox(key="triage_pick").value == first
