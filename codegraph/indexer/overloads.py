@@ -57,16 +57,33 @@ def _literal(node: TSNode) -> str | None:
     return None
 
 
-def literal_types(args: TSNode | None) -> list[str | None]:
+_DECLARED = {"int": "int", "integer": "int", "short": "int", "byte": "int", "long": "long", "double": "double",
+             "float": "float", "boolean": "bool", "bool": "bool", "char": "char", "string": "string"}
+
+
+def _declared(type_text: str) -> str | None:
+    """The argument kind of a local / parameter of a written type (primitives and String
+    only: a class type says nothing a literal kind could)."""
+    t = type_text.strip().rstrip("?")
+    if not t or any(c in t for c in "<[*&"):
+        return None
+    return _DECLARED.get(t.rsplit(".", 1)[-1].lower())
+
+
+def literal_types(args: TSNode | None, env: dict[str, str] | None = None) -> list[str | None]:
     """Per argument: ``int``, ``long``, ``double``, ``float``, ``string``, ``bool``, ``char``
-    for a literal, None for anything else (comments excluded)."""
+    for a literal, or for a bare name whose written type ``env`` knows (a parameter or local
+    declared ``String s``); None for anything else (comments excluded)."""
     out: list[str | None] = []
     for a in args.named_children if args is not None else ():
         if "comment" in a.type:
             continue
         if a.type in _WRAPPERS and a.named_children:
             a = a.named_children[-1]  # named argument `x = 1`: the value
-        out.append(_literal(a))
+        kind = _literal(a)
+        if kind is None and env and a.type in ("identifier", "simple_identifier"):
+            kind = _declared(env.get((a.text or b"").decode("utf-8", "replace"), ""))
+        out.append(kind)
     return out
 
 

@@ -22,7 +22,7 @@ from codegraph.indexer.state import StateStore
 from codegraph.mcp_server import build_server
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "overloads" / "java"
-EVERY = ["app.Use.reals", "app.Use.three", "app.Use.two", "app.Use.unknown", "app.Use.words"]
+EVERY = ["app.Use.reals", "app.Use.three", "app.Use.two", "app.Use.typed", "app.Use.unknown", "app.Use.words"]
 
 
 @pytest.fixture()

@@ -1,4 +1,5 @@
-"""Overload choice by argument count and literal argument types (Java, Kotlin, C#, C++):
+"""Overload choice by argument count and literal argument types, or the written types of
+parameters / locals passed (primitives and String), for Java, Kotlin, C#, C++:
 the exact edge sets of tests/fixtures/overloads, where each target is written with its
 parameter list (``SymbolRecord.params``). Every overload is linked (``overload``, each
 with confidence 1/n) only when the count is unknown: a spread, a C++ pack expansion,
@@ -21,6 +22,7 @@ EXPECTED = {
         ('CALLS', 'app.Use.reals', 'app.Calc.add(double,double)', 'receiver_type'),
         ('CALLS', 'app.Use.three', 'app.Calc.add(int,int,int)', 'receiver_type'),
         ('CALLS', 'app.Use.two', 'app.Calc.add(int,int)', 'receiver_type'),  # not add(int,int,int)
+        ('CALLS', 'app.Use.typed', 'app.Calc.add(String,String)', 'receiver_type'),  # String a, b
         ('CALLS', 'app.Use.unknown', 'app.Calc.add(String,String)', 'overload'),
         ('CALLS', 'app.Use.unknown', 'app.Calc.add(double,double)', 'overload'),
         ('CALLS', 'app.Use.unknown', 'app.Calc.add(int,int)', 'overload'),

@@ -220,7 +220,7 @@ class Builder:
             ex["optional"] = True
         ex.update(extra)
         if ex.get("arity") is not None and "arg_types" not in ex:
-            kinds = literal_types(call_arguments(node))
+            kinds = literal_types(call_arguments(node), scope.env)
             if any(kinds):
                 ex["arg_types"] = kinds  # literal argument types: the resolver picks the overload
         r = Reference(rtype, scope.qn, target, self.path, ts.line(node), scope.sig, extra=ex)
