@@ -986,7 +986,34 @@ class _Extractor:
         body = _field(node, "body")
         if body is not None and body.type == "statement_block":
             self.collect(body.named_children, inner)
+        if reg:  # USES_TYPE from a named function to the types its signature names
+            for p in ([] if params is None or params.type == "identifier" else params.named_children):
+                t = _field(p, "type") if p.type in ("required_parameter", "optional_parameter") else None
+                if t is not None:
+                    self.uses_types(t, inner, scope, 0)
+            rt = _field(node, "return_type")
+            if rt is not None:
+                self.uses_types(rt, inner, scope, 0)
         return inner
+
+    def uses_types(self, tnode: TSNode, ctx: Ctx, scope: Scope, depth: int) -> None:
+        """USES_TYPE to every class / interface / type alias / enum of the repo a TS type
+        annotation names (generic arguments, unions, arrays included); never a stub."""
+        if depth > 12:
+            return
+        t = tnode.type
+        if t in ("type_identifier", "nested_type_identifier"):
+            b = self.class_binding(tnode, scope)
+            if b is None or (b.kind == "sym" and b.sym_kind not in ("class", "interface", "type", "enum")) \
+                    or b.kind not in ("sym", "import"):
+                return
+            tgt = self.binding_target(b, _t(tnode), _t(tnode).rsplit(".", 1)[-1], ["class"])
+            if tgt is not None and tgt.cands:
+                self.ref("USES_TYPE", ctx, Target(tgt.ident, [{**c, "how": "annotation"} for c in tgt.cands]),
+                         tnode, optional=True)
+            return
+        for c in tnode.named_children:
+            self.uses_types(c, ctx, scope, depth + 1)
 
     def declare_param(self, p: TSNode, scope: Scope) -> None:
         t = p.type
