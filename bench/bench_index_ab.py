@@ -1,0 +1,88 @@
+"""Time until the standard library is queryable (graph + BM25, no embedding), this
+checkout (after) against an older commit (before), run in turn.
+
+Each run is a whole ``codegraph index STDLIB --no-embed --json`` process (tests left out)
+into a fresh embedded CODEGRAPH_HOME, extraction on ``--workers`` processes. Printed per
+side: medians of wall seconds, CPU seconds of the process tree (user + sys of the CLI and
+its workers), the largest RSS of one process of the tree, and the pipeline's own phase
+timings; then the after/before ratio of the wall and CPU medians (pairwise).
+
+    .venv/bin/python bench/bench_index_ab.py [--runs 2] [--before REF] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BEFORE_DEFAULT = "325fe7d"
+EXCLUDE = ["test/", "idlelib/idle_test/", "lib2to3/tests/", "tkinter/test/", "distutils/tests/", "unittest/test/",
+           "ctypes/test/", "sqlite3/test/", "site-packages/"]
+
+
+def one(tree: Path, python: str, stdlib: Path, workers: int, tmp: Path) -> dict:
+    home = Path(tempfile.mkdtemp(prefix="cg-ab-", dir=tmp))
+    env = {**os.environ, "CODEGRAPH_HOME": str(home), "CODEGRAPH_GRAPH": "embedded", "CODEGRAPH_SEARCH": "embedded",
+           "PYTHONPATH": str(tree), "CODEGRAPH_EMBED_MODEL_PATH": "none"}
+    cmd = [python, "-m", "codegraph", "index", str(stdlib), "--repo", "stdlib", "--no-embed", "--json",
+           "--workers", str(workers), *[a for x in EXCLUDE for a in ("-x", x)]]
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    out = subprocess.run(cmd, env=env, cwd=tmp, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if out.returncode != 0:
+        raise SystemExit(f"{tree}: exit {out.returncode}: {out.stderr[-500:]}")
+    summary = json.loads(out.stdout)["summary"]
+    return {"wall": wall, "cpu": (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime),
+            "rss_mib": r1.ru_maxrss / 1024, "timings": summary.get("timings", {}), "files": summary.get("files"),
+            "symbols": summary.get("symbols"), "edges": summary.get("edges")}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--before", default=BEFORE_DEFAULT)
+    ap.add_argument("--before-python", default=sys.executable)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    with tempfile.TemporaryDirectory(prefix="cg-index-ab-") as t:
+        tmp = Path(t)
+        before_tree = tmp / "before"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(before_tree), args.before],
+                       check=True, capture_output=True)
+        try:
+            res: dict[str, list[dict]] = {"after": [], "before": []}
+            for _ in range(args.runs):
+                res["after"].append(one(ROOT, sys.executable, stdlib, args.workers, tmp))
+                res["before"].append(one(before_tree, args.before_python, stdlib, args.workers, tmp))
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before_tree)],
+                           capture_output=True)
+    a0 = res["after"][0]
+    print(f"standard library {stdlib}: {a0['files']} files, {a0['symbols']} symbols, {a0['edges']} edges; "
+          f"workers {args.workers}; load average {os.getloadavg()[0]:.1f}; before = {args.before}; runs {args.runs}\n")
+    print(f"{'side':7} {'wall s':>8} {'cpu s':>8} {'max rss MiB':>12}  phases (median s)")
+    for side, runs in res.items():
+        phases = sorted({k for r in runs for k in r["timings"]})
+        ph = ", ".join(f"{k} {statistics.median(r['timings'].get(k, 0) for r in runs):.2f}" for k in phases)
+        print(f"{side:7} {statistics.median(r['wall'] for r in runs):8.2f} "
+              f"{statistics.median(r['cpu'] for r in runs):8.2f} {max(r['rss_mib'] for r in runs):12.0f}  {ph}")
+    wall = statistics.median(a["wall"] / b["wall"] for a, b in zip(res["after"], res["before"], strict=True))
+    cpu = statistics.median(a["cpu"] / b["cpu"] for a, b in zip(res["after"], res["before"], strict=True))
+    print(f"\nratio after/before: wall {wall:.2f}, cpu {cpu:.2f}")
+
+
+if __name__ == "__main__":
+    main()
