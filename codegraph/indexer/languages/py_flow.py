@@ -28,6 +28,10 @@ from typing import Any
 
 from tree_sitter import Node
 
+# Sentinels of the flow-insensitive type inference (shared with python.py).
+_NONE = ("none",)      # assigned None: ignored when combining (x = None; later x = C())
+_BUILTIN = ("builtin",)  # a builtin value (literal, list(), annotated str...)
+
 MAX_DEPTH = 12
 MAX_VALUES = 32  # a name bound to more values than this is a registry: stay quiet
 # Work bound per file (value queries): code that rewrites one container thousands of
@@ -361,3 +365,17 @@ def _dedupe_values(vals: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
             seen.add(k)
             out.append(v)
     return out
+
+
+def _paths(stems: list[str]) -> list[str]:
+    out: list[str] = []
+    for s in stems:
+        if s:
+            out.append(s + ".py")
+            out.append(s + "/__init__.py")
+    return out
+
+
+def _child_stems(stems: list[str], parts: list[str]) -> list[str]:
+    tail = "/".join(parts)
+    return [f"{s}/{tail}" if s else tail for s in stems]
