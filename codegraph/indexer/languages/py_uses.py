@@ -95,6 +95,14 @@ class UsesMixin:
             kind = self.resolve_name(scope, name)[0]
             if kind in ("builtin", "unbound") or (kind == "type" and not attrs):
                 return
+            if kind == "type":
+                t = self.resolve_name(scope, name)[1]
+                if len(attrs) != 1 or not isinstance(t, tuple) or t[0] != "inst":
+                    return
+                cls = t[3]
+                if cls is not None and not any(b[0] == "def" for b in cls.names.get(attrs[0], ())) and not any(
+                        v is not None and v.type in _PASSABLE for v, _, _ in cls.attrs.get(attrs[0], ())):
+                    return  # a data attribute of a class of this file
             if kind == "local" and not self.may_hold_value(scope, name):
                 return
         vals = self.values(scope, value)
