@@ -92,7 +92,7 @@ def body() -> None:
     nodes, derived = c.get("nodes", {}), f.edges_by_type
     st.caption(f"{'Repository ' + repo if repo else f'{len(fresh)} repositories'} · "
                f"{store.backend} graph")
-    m = st.columns(8)
+    m = st.columns(4) + st.columns(4)  # two rows: eight labels in one row are cut off at 1400 px
     m[0].metric("Repositories", len(fresh))
     m[1].metric("Files", f.files)
     m[2].metric("Symbols", f.symbols)
