@@ -26,6 +26,8 @@ from tree_sitter import Node
 from codegraph.core.models import CALLS, INJECTS, REFERENCES, USES_TYPE
 from codegraph.indexer.languages.py_flow import _BUILTIN, _NONE, _paths
 
+# Last three bytes of the container methods collect_items reads (a cheap pre-filter).
+_ITEM_TAILS = frozenset({b"end", b"add", b"ate", b"ert", b"ult"})  # append/extend, add, update, insert, setdefault
 _PASSABLE = frozenset({"identifier", "attribute", "lambda"})  # arguments followed into callees
 _TYPE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
@@ -53,9 +55,10 @@ class UsesMixin:
             if obj is None or obj.type != "identifier" or value is None:
                 continue
             self.add_item(sc, self.text(obj), left.child_by_field_name("subscript"), value, "item")
+        src = self.src
         for call in calls:
             fn = call.child_by_field_name("function")
-            if fn is None or fn.type != "attribute":
+            if fn is None or fn.type != "attribute" or src[fn.end_byte - 3:fn.end_byte] not in _ITEM_TAILS:
                 continue
             obj = fn.child_by_field_name("object")
             an = fn.child_by_field_name("attribute")
@@ -274,10 +277,11 @@ class UsesMixin:
             if c.type != "comment":
                 self.uses_types(src, scope, c, depth + 1)
 
-    def injected(self, scope: Any, call: Node) -> bool:
+    def injected(self, scope: Any, call: Node, fn: Node | None = None) -> bool:
         """``Depends(fn)`` / ``Security(fn)`` of FastAPI in a parameter default, an
         ``Annotated[...]`` or a decorator: INJECTS from the function to ``fn``."""
-        fn = call.child_by_field_name("function")
+        if fn is None:
+            fn = call.child_by_field_name("function")
         if fn is None or self.src[fn.end_byte - 7:fn.end_byte] not in (b"Depends", b"ecurity"):
             return False
         root, attrs = self.split_chain(fn)

@@ -1029,7 +1029,7 @@ class _Extractor(FlowMixin, UsesMixin):
         if call is fn:
             args = None
         else:
-            if self.injected(scope, call):
+            if self.injected(scope, call, fn):
                 self.on_inject(scope, call)
                 return
             args = call.child_by_field_name("arguments")
