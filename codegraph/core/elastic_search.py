@@ -51,7 +51,6 @@ KIND = "code"
 _PAGE = 5000  # hits per search page (below index.max_result_window = 10,000)
 _BULK_CHUNK = 1000  # actions per bulk request (and at most _BULK_BYTES)
 _BULK_BYTES = 20 * 1024 * 1024
-_BULK_THREADS = 2
 T = TypeVar("T")
 
 _TRANSIENT_STATUS = {429, 502, 503, 504}
@@ -226,26 +225,17 @@ class ElasticsearchIndex:
             after = hits[-1]["sort"]
 
     def _bulk(self, actions: list[dict[str, Any]], ignore_missing: bool = False) -> None:
-        """Bulk write through the client's ``parallel_bulk`` (``_BULK_THREADS`` requests in
-        flight: one HTTP request at a time left the server idle while this process built
-        the next); ``ignore_missing``: a 404 item (document or index gone) is not an error.
-        The whole call is retried on a transient error (every action is idempotent)."""
+        """Bulk write (requests of ``_BULK_CHUNK`` actions, at most ``_BULK_BYTES``);
+        ``ignore_missing``: a 404 item (document or index gone) is not an error. One
+        request at a time: two in flight (``parallel_bulk``) measured slower on the shared
+        2-core machine in 2 of 3 runs of bench/bench_es_bulk.py."""
         if not actions:
             return
-        ignore = (404,) if ignore_missing else ()
-
-        def run() -> None:
-            errors: list[Any] = []
-            for ok, item in helpers.parallel_bulk(self.client, actions, thread_count=_BULK_THREADS,
-                                                  chunk_size=_BULK_CHUNK, max_chunk_bytes=_BULK_BYTES,
-                                                  raise_on_error=False, ignore_status=ignore):
-                if not ok:
-                    errors.append(item)
-            if errors:
-                raise BulkIndexError(f"{len(errors)} document(s) failed to index.", errors)
-
         try:
-            self._call(run)
+            self._call(
+                helpers.bulk, self.client, actions, chunk_size=_BULK_CHUNK, max_chunk_bytes=_BULK_BYTES,
+                max_retries=3, initial_backoff=0.5, ignore_status=(404,) if ignore_missing else (),
+            )
         except BulkIndexError as e:
             first = e.errors[0] if e.errors else {}
             raise RuntimeError(f"Elasticsearch rejected {len(e.errors)} document(s); first: {str(first)[:300]}") from e
