@@ -311,7 +311,11 @@ class _Extractor(FlowMixin, UsesMixin):
             file=self.path, line=1, end_line=max(1, line_count), visibility=visibility(self.module.rsplit(".", 1)[-1]),
             content_hash=fr.content_hash, signature="", docstring=self.docstring(root), parent=None,
         ))
-        caps = QueryCursor(_query()).captures(root)
+        # Captures in source order (outer node first on a tie): the order the handlers see
+        # nodes decides the order of records and of returned values, and tree-sitter's
+        # capture lists are not in source order (nor the same order from run to run).
+        caps = {k: sorted(v, key=lambda n: (n.start_byte, -n.end_byte))
+                for k, v in QueryCursor(_query()).captures(root).items()}
         self.build_scopes(mod, caps.get("def", []), caps.get("lambda", []))
         for n in sorted(caps.get("import", []), key=_start):
             self.on_import(n)
@@ -996,7 +1000,11 @@ class _Extractor(FlowMixin, UsesMixin):
         first = cands[0] if cands else None
         # Target, line and first candidate identify a reference; repr() of every candidate
         # list would cost more than the whole rest of add_ref.
-        key = (rtype, src, sig, target, line, extra.get("name"), len(cands) if cands else 0, "pass" in extra,
+        # A pass hint is one record per callee (``@f()`` may return several functions):
+        # the callee is part of its identity, or all but the first one met are dropped.
+        ps = extra.get("pass")
+        pkey = None if ps is None else (ps.get("index"), ps.get("kw"), repr(ps.get("callee")))
+        key = (rtype, src, sig, target, line, extra.get("name"), len(cands) if cands else 0, pkey,
                None if first is None else (first.get("qn") or first.get("owner") or first.get("path") or first.get("super_of")))
         if key in self.ref_keys:
             return
