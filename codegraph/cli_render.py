@@ -9,6 +9,8 @@ from rich.console import Console
 from rich.markup import escape as esc
 from rich.table import Table
 
+from codegraph.core.models import location
+
 if TYPE_CHECKING:
     from codegraph.core.impact import ImpactResult
     from codegraph.indexer.pipeline import IndexSummary
@@ -61,11 +63,11 @@ def print_impact(console: Console, res: ImpactResult, title: str) -> None:
         console.print(f"[bold red]INCOMPLETE[/bold red]: {esc(res.incomplete_reason)}", highlight=False,
                       soft_wrap=True)
     for tg in res.targets:
-        console.print(f"  target: {esc(tg.qualified_name)} \\[{tg.kind}] {esc(tg.file)}:{tg.line} ({esc(tg.repo)})",
+        console.print(f"  target: {esc(tg.qualified_name)} \\[{tg.kind}] {esc(location(tg.file, tg.line))} ({esc(tg.repo)})",
                       highlight=False)
     for w in res.widened:
         n = w["node"]
-        console.print(f"  widened: {esc(n.qualified_name)} {esc(n.file)}:{n.line} ({esc(w['reason'])})", highlight=False)
+        console.print(f"  widened: {esc(n.qualified_name)} {esc(location(n.file, n.line))} ({esc(w['reason'])})", highlight=False)
     if res.callers:
         t = Table(show_lines=False)
         # Answers spanning repositories (workspaces) say each caller's repo.
@@ -90,7 +92,8 @@ def print_impact(console: Console, res: ImpactResult, title: str) -> None:
     if res.entry_points:
         console.print("[bold]entry points[/bold]")
         for e in res.entry_points:
-            console.print(f"  {e.kind}: {esc(e.node.qualified_name)} {esc(e.node.file)}:{e.node.line} "
+            where = location(e.node.file, e.node.line)
+            console.print(f"  {e.kind}: {esc(e.node.qualified_name)} {esc(where) + ' ' if where else ''}"
                           f"(depth {e.depth}) {esc(e.reason)}", highlight=False)
     if res.tables:
         console.print("[bold]tables[/bold]: " + esc(", ".join(t["table"] for t in res.tables)), highlight=False)

@@ -34,7 +34,7 @@ from codegraph.core.errors import BadInput, CodegraphError, StoreUnavailable
 from codegraph.core.figures import figures
 from codegraph.core.git import git_head
 from codegraph.core.impact import EMPTY_NOTICE, ImpactResult, freshness, impact
-from codegraph.core.models import CALLS, EDGE_TYPES, ENDPOINT, TABLE
+from codegraph.core.models import CALLS, EDGE_TYPES, ENDPOINT, TABLE, location
 from codegraph.core.settings import Settings, load_settings
 from codegraph.core.steps import StepTimer
 from codegraph.core.stores import Stores
@@ -169,7 +169,8 @@ def _impact_data(tool: str, res: ImpactResult, steps: _Steps, offset: int, limit
 def _impact_markdown(title: str, data: dict[str, Any]) -> list[str]:
     lines = [f"## {title}"]
     for t in data["targets"][:10]:
-        lines.append(f"- target `{t['qualified_name']}` ({t['kind']}, {t['file']}:{t['line']}, repo {t['repo']})")
+        where = location(t["file"], t["line"])
+        lines.append(f"- target `{t['qualified_name']}` ({t['kind']}, {where + ', ' if where else ''}repo {t['repo']})")
     if len(data["targets"]) > 10:
         lines.append(f"- ... {len(data['targets']) - 10} more targets (name more precisely)")
     lines.append("")
@@ -186,7 +187,8 @@ def _impact_markdown(title: str, data: dict[str, Any]) -> list[str]:
     if data["entry_points"]:
         lines.append("")
         lines.append("**Entry points:** " + "; ".join(
-            f"{e['kind']} `{e['qualified_name']}` {e['file']}:{e['line']}" for e in data["entry_points"][:20])
+            f"{e['kind']} `{e['qualified_name']}` {location(e['file'], e['line'])}".rstrip()
+            for e in data["entry_points"][:20])
             + (f" (+{len(data['entry_points']) - 20} more)" if len(data["entry_points"]) > 20 else ""))
     if data["tables"]:
         lines.append("**Tables:** " + ", ".join(f"`{t['table']}`" for t in data["tables"]))

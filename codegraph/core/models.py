@@ -382,3 +382,11 @@ class Chunk:
     # indexer's extraction workers so the main process does not split identifiers; None:
     # the store computes them on write (codegraph.core.retrieval.chunk_terms). Not stored.
     terms: tuple[str, str, str] | None = field(default=None, compare=False, repr=False)
+
+
+def location(file: str | None, line: int | None) -> str:
+    """Where a node is, for people: ``file:line``, ``file`` when it has no line (a page
+    file, line 0), "" when it has no file (tables, endpoints, topics)."""
+    if not file:
+        return ""
+    return f"{file}:{line}" if line else file

@@ -6,11 +6,12 @@ import csv
 import io
 
 from codegraph.core.impact import ImpactResult
+from codegraph.core.models import location
 
 
 def _at(file: str, line: int) -> str:
     """``file:line``, or "no file" for nodes without a location (tables, endpoints)."""
-    return f"{file}:{line}" if file else "no file"
+    return location(file, line) or "no file"
 
 
 def impact_markdown(res: ImpactResult) -> str:
