@@ -6,11 +6,6 @@ changes nothing until confirmed. Screenshots under artifacts/browser/."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,16 +16,12 @@ from codegraph.indexer.state import StateStore
 from tests.browser.test_dashboard_e2e import (
     CHROMIUM,
     CHROMIUM_ARGS,
-    ROOT,
     _console_errors,
-    _free_port,
-    _skip_or_fail,
-    _wait_healthy,
     idle,
     no_exception,
+    serve_dashboard,
     shot,
 )
-from tests.dashboard.shop import dashboard_env
 from tests.triage.fixture import Tree, write_tree
 
 pytestmark = pytest.mark.browser
@@ -60,27 +51,8 @@ def dropped_then_recovered(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def served(dropped_then_recovered: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if not CHROMIUM.exists():
-        _skip_or_fail(f"{CHROMIUM} is missing (apt-get install -y chromium)")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        _skip_or_fail("the playwright Python package is missing (pip install playwright)")
-    exe = shutil.which("codegraph", path=str(Path(sys.executable).parent)) or shutil.which("codegraph")
-    assert exe, "the `codegraph` console script is not installed (make install)"
-    port = _free_port()
-    log = tmp_path_factory.mktemp("bl-log") / "dashboard.log"
-    env = {**os.environ, **dashboard_env(dropped_then_recovered)}
-    with log.open("wb") as out:
-        proc = subprocess.Popen([exe, "dashboard", "--port", str(port)], cwd=ROOT, env=env, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc, log)
+    with serve_dashboard(dropped_then_recovered, tmp_path_factory.mktemp("bl-log") / "dashboard.log") as url:
         yield url
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=15)
 
 
 def test_default_view_flags_the_drop_after_a_recovery(served: str) -> None:

@@ -10,6 +10,7 @@ or Playwright is missing, unless CODEGRAPH_REQUIRE_SERVICES=1.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -75,9 +76,11 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Indexed:
     return index_shop(root, tmp_path_factory.mktemp("e2e-home"))
 
 
-@pytest.fixture(scope="module")
-def dashboard(indexed: Indexed, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """URL of `codegraph dashboard` serving the indexed shop; stopped afterwards."""
+@contextlib.contextmanager
+def serve_dashboard(home: Path, log: Path) -> Iterator[str]:
+    """URL of `codegraph dashboard` serving the graph under ``home`` (output in ``log``);
+    the dashboard and its Streamlit child are stopped together afterwards. Skips (fails on
+    CI) when Chromium or playwright is missing."""
     if not CHROMIUM.exists():
         _skip_or_fail(f"{CHROMIUM} is missing (apt-get install -y chromium)")
     try:
@@ -88,8 +91,7 @@ def dashboard(indexed: Indexed, tmp_path_factory: pytest.TempPathFactory) -> Ite
     if exe is None:
         pytest.fail("the `codegraph` console script is not installed (make install)")
     port = _free_port()
-    log = tmp_path_factory.mktemp("e2e-log") / "dashboard.log"
-    env = {**os.environ, **dashboard_env(indexed.home)}
+    env = {**os.environ, **dashboard_env(home)}
     with log.open("wb") as out:
         # Own session: the dashboard and the Streamlit child it starts are stopped together.
         proc = subprocess.Popen([exe, "dashboard", "--port", str(port)], cwd=ROOT, env=env, stdout=out,
@@ -107,6 +109,13 @@ def dashboard(indexed: Indexed, tmp_path_factory: pytest.TempPathFactory) -> Ite
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def dashboard(indexed: Indexed, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """URL of `codegraph dashboard` serving the indexed shop; stopped afterwards."""
+    with serve_dashboard(indexed.home, tmp_path_factory.mktemp("e2e-log") / "dashboard.log") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
