@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from codegraph.indexer.languages import link_repo
-from codegraph.indexer.languages.js_modules import strip_jsonc
+from codegraph.indexer.languages.javascript.modules import strip_jsonc
 from codegraph.indexer.resolve import resolve_repo
 from tests.boundaries.util import FIXTURES, end
 from tests.helpers import edge_set, extract_tree

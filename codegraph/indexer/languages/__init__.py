@@ -85,14 +85,14 @@ def link_repo(extractions: list, root: Path | None = None) -> None:
     """Repo-wide passes some languages need before resolution (an extractor sees one
     file): e.g. Go maps import paths to in-repo packages via go.mod and adds implicit
     interface IMPLEMENTS; JavaScript/TypeScript maps tsconfig paths and workspace
-    packages to files (``js_modules``). Mutates ``extractions`` in place; safe to run twice."""
+    packages to files (``javascript.modules``). Mutates ``extractions`` in place; safe to run twice."""
     languages = {fx.file.language for fx in extractions}
     if "python" in languages:
         from codegraph.indexer.languages.py_roots import link_python_roots
 
         link_python_roots(extractions)
     if languages & {"javascript", "typescript", "tsx"}:
-        from codegraph.indexer.languages.js_modules import link_js_modules
+        from codegraph.indexer.languages.javascript.modules import link_js_modules
 
         link_js_modules(extractions, root)
     if "go" in languages:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codegraph.indexer.languages.javascript import specifier_paths
+from codegraph.indexer.languages.javascript.paths import specifier_paths
 from codegraph.indexer.records import FileExtraction
 
 JS_LANGUAGES = frozenset(("javascript", "typescript", "tsx"))

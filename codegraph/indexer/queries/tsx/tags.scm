@@ -1,0 +1,21 @@
+; TSX: the nodes the JavaScript/TypeScript extractor's walk handles, in one pass
+; (see languages/javascript/extractor.py); every node is captured as @node, the walk
+; dispatches on its type. Only node types this grammar has are listed.
+(call_expression) @node
+(new_expression) @node
+(jsx_opening_element) @node
+(jsx_self_closing_element) @node
+(object) @node
+(function_declaration) @node
+(generator_function_declaration) @node
+(function_expression) @node
+(generator_function) @node
+(arrow_function) @node
+(method_definition) @node
+(class_declaration) @node
+(abstract_class_declaration) @node
+(class) @node
+(interface_declaration) @node
+(internal_module) @node
+(ambient_declaration) @node
+(export_statement) @node
