@@ -88,7 +88,7 @@ def link_repo(extractions: list, root: Path | None = None) -> None:
     packages to files (``javascript.modules``). Mutates ``extractions`` in place; safe to run twice."""
     languages = {fx.file.language for fx in extractions}
     if "python" in languages:
-        from codegraph.indexer.languages.py_roots import link_python_roots
+        from codegraph.indexer.languages.python.roots import link_python_roots
 
         link_python_roots(extractions)
     if languages & {"javascript", "typescript", "tsx"}:

@@ -1,7 +1,7 @@
 """Python value flow inside one file: which functions, classes, modules or bound methods
 an expression may denote (docs/DESIGN.md#resolution).
 
-A mixin of the Python extractor (``python._Extractor``), in the spirit of an assignment
+A mixin of the Python extractor (``python.extractor._Extractor``), in the spirit of an assignment
 graph, flow-insensitive and conservative:
 
 - a name carries every value it is bound to in its scope (``a = f``, ``a = b = f``,
@@ -27,10 +27,6 @@ from __future__ import annotations
 from typing import Any
 
 from tree_sitter import Node
-
-# Sentinels of the flow-insensitive type inference (shared with python.py).
-_NONE = ("none",)      # assigned None: ignored when combining (x = None; later x = C())
-_BUILTIN = ("builtin",)  # a builtin value (literal, list(), annotated str...)
 
 MAX_DEPTH = 12
 MAX_VALUES = 32  # a name bound to more values than this is a registry: stay quiet
@@ -367,15 +363,5 @@ def _dedupe_values(vals: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     return out
 
 
-def _paths(stems: list[str]) -> list[str]:
-    out: list[str] = []
-    for s in stems:
-        if s:
-            out.append(s + ".py")
-            out.append(s + "/__init__.py")
-    return out
 
 
-def _child_stems(stems: list[str], parts: list[str]) -> list[str]:
-    tail = "/".join(parts)
-    return [f"{s}/{tail}" if s else tail for s in stems]

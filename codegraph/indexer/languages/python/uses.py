@@ -1,4 +1,4 @@
-"""Python extractor, the second half of the rules (a mixin of ``python._Extractor``):
+"""Python extractor, the second half of the rules (a mixin of ``python.extractor._Extractor``):
 what a call hands over and what the file says about values beyond calls
 (docs/DESIGN.md#resolution).
 
@@ -24,7 +24,7 @@ from typing import Any
 from tree_sitter import Node
 
 from codegraph.core.models import CALLS, INJECTS, REFERENCES, USES_TYPE
-from codegraph.indexer.languages.py_flow import _BUILTIN, _NONE, _paths
+from codegraph.indexer.languages.python.common import _BUILTIN, _NONE, _paths
 
 # Last three bytes of the container methods collect_items reads (a cheap pre-filter).
 _ITEM_TAILS = frozenset({b"end", b"add", b"ate", b"ert", b"ult"})  # append/extend, add, update, insert, setdefault
@@ -34,7 +34,7 @@ _TYPE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 class UsesMixin:
     """Methods of the Python extractor (see module doc); state and the other rules
-    live in ``python._Extractor``."""
+    live in the other mixins of ``python.extractor._Extractor``."""
 
     # Provided by the extractor.
     refs: list[Any]
@@ -147,7 +147,7 @@ class UsesMixin:
 
     def call_values(self, scope: Any, vals: list[tuple[Any, ...]], attrs: list[str], line: int,
                     rtype: str = CALLS, how: str = "value_flow", extra_fields: dict[str, Any] | None = None) -> None:
-        """References to each value (``py_flow``) an expression denotes, ``attrs`` after it."""
+        """References to each value (``python.flow``) an expression denotes, ``attrs`` after it."""
         for v in vals:
             b, pre = v[0], v[1]
             if b[0] == "member":

@@ -1,0 +1,389 @@
+"""Python type inference: what a bare name denotes, the class of a receiver from
+assignments, annotations (``Optional``, unions, strings), constructor calls and return
+values, attribute types from ``self.x = ...``, and class bases (EXTENDS)
+(docs/DESIGN.md#resolution)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tree_sitter import Node
+
+from codegraph.core.models import EXTENDS
+from codegraph.indexer.languages.python.common import (
+    _BUILTIN,
+    _BUILTIN_TYPE_NAMES,
+    _BUILTIN_VALUE_CALLS,
+    _DOTTED,
+    _LITERAL_TYPES,
+    _NONE,
+    BUILTINS,
+    _child_stems,
+    _dedupe,
+    _looks_like_class,
+    _paths,
+    _qjoin,
+)
+from codegraph.indexer.languages.python.scopes import scope_is_cls_method
+from codegraph.indexer.records import Reference
+
+if TYPE_CHECKING:
+    from codegraph.indexer.languages.python.scopes import _Scope
+
+def _combine(types: list[Any]) -> Any:
+    """One type if every (non-None-literal) assignment agrees, else None (unknown)."""
+    result = None
+    for t in types:
+        if t is _NONE:
+            continue
+        if t is None:
+            return None
+        if result is None:
+            result = t
+        elif result is _BUILTIN or t is _BUILTIN:
+            if result is not t:
+                return None
+        elif result[1] != t[1]:
+            return None
+    return result
+
+
+
+def _entity_export(ent: tuple[Any, ...], attrs: list[str]) -> dict[str, Any] | None:
+    """``{"file", "export"}`` naming what an imported entity chain denotes."""
+    if ent[0] == "mod":
+        if not attrs:
+            return None
+        return {"file": _paths(_child_stems(ent[2], attrs[:-1])), "export": attrs[-1]}
+    if ent[0] == "from":
+        if not attrs:
+            return {"file": _paths(ent[3]), "export": ent[2]}
+        return {"file": _paths(_child_stems(ent[3], [ent[2], *attrs[:-1]])), "export": attrs[-1]}
+    return None
+
+
+
+class TypesMixin:
+    """Name resolution and receiver types of the Python extractor."""
+
+    def resolve_name(self, scope: _Scope, name: str) -> tuple[str, Any]:
+        """What a bare name denotes:
+        ("entities", [def/mod/from bindings]) | ("type", type) | ("local", None) |
+        ("builtin", None) | ("unbound", None)."""
+        key = (id(scope), name)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        found = self.lookup(scope, name)
+        res: tuple[str, Any]
+        if found is None:
+            res = ("builtin", None) if name in BUILTINS else ("unbound", None)
+        else:
+            bindings, bscope = found
+            defs = [b for b in bindings if b[0] == "def"]
+            imps = [b for b in bindings if b[0] in ("mod", "from")]
+            selfb = [b for b in bindings if b[0] == "self"]
+            if defs or imps:
+                res = ("entities", defs + imps)
+            elif selfb:
+                res = ("type", ("inst", selfb[0][1].qn, "self", selfb[0][1], None))
+            else:
+                guard = (id(bscope), name)
+                if guard in self.in_progress:
+                    return ("local", None)
+                self.in_progress.add(guard)
+                try:
+                    types = []
+                    for b in bindings:
+                        if b[0] == "var":
+                            types.append(self.type_of_assigned(bscope, b[1], b[2]))
+                        elif b[0] == "param":
+                            types.append(self.annotation_type(bscope.parent or bscope, b[1]) if b[1] is not None else None)
+                        else:
+                            types.append(None)
+                    t = _combine(types)
+                finally:
+                    self.in_progress.discard(guard)
+                res = ("type", t) if t is not None else ("local", None)
+        self.memo[key] = res
+        return res
+
+    def type_of_assigned(self, scope: _Scope, value: Node | None, ann: Node | None) -> Any:
+        if ann is not None:
+            t = self.annotation_type(scope, ann)
+            if t is not None or value is None:
+                return t
+        if value is None:
+            return None
+        return self.type_of_expr(scope, value)
+
+    def type_of_expr(self, scope: _Scope, n: Node) -> Any:
+        t = n.type
+        if t == "call":
+            return self.type_of_call(scope, n)
+        if t == "none":
+            return _NONE
+        if t in _LITERAL_TYPES:
+            return _BUILTIN
+        if t == "identifier":
+            kind, val = self.resolve_name(scope, self.text(n))
+            return val if kind == "type" else None
+        if t == "attribute":
+            return self.type_of_attribute(scope, n)
+        if t == "parenthesized_expression" and n.named_child_count == 1:
+            return self.type_of_expr(scope, n.named_children[0])
+        return None
+
+    def type_of_attribute(self, scope: _Scope, n: Node) -> Any:
+        obj = n.child_by_field_name("object")
+        attr = n.child_by_field_name("attribute")
+        if obj is None or attr is None:
+            return None
+        base = self.type_of_expr(scope, obj)
+        if base is None or base[0] != "inst":
+            return None
+        return self.attr_type(base, self.text(attr))
+
+    def attr_type(self, inst: tuple[Any, ...], attr: str, depth: int = 0) -> Any:
+        """Type of ``<instance of a class of this file>.attr`` from ``self.attr = ...``
+        anywhere in the class (or in a base class of this file)."""
+        cls = inst[3]
+        if cls is None or depth > 8:
+            return None
+        key = (id(cls), "." + attr)
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.in_progress:
+            return None
+        self.in_progress.add(key)
+        try:
+            assigns = cls.attrs.get(attr)
+            if assigns:
+                t = _combine([self.type_of_assigned(sc, v, a) for v, a, sc in assigns])
+                if t is not None and t[0] == "inst":
+                    t = ("inst", t[1], "receiver_type", t[3], t[4])
+            else:
+                t = None
+                for kind, ent in self.base_entities(cls):
+                    if kind == "def":
+                        t = self.attr_type(("inst", ent[1], "receiver_type", ent[3], None), attr, depth + 1)
+                        if t is not None:
+                            break
+        finally:
+            self.in_progress.discard(key)
+        self.memo[key] = t
+        return t
+
+    def type_of_call(self, scope: _Scope, call: Node) -> Any:
+        fn = call.child_by_field_name("function")
+        if fn is None:
+            return None
+        root, attrs = self.split_chain(fn)
+        if root is None or root.type != "identifier":
+            return None
+        name = self.text(root)
+        kind, val = self.resolve_name(scope, name)
+        if kind == "builtin":
+            return _BUILTIN if not attrs and name in _BUILTIN_VALUE_CALLS else None
+        if kind == "type":
+            if not attrs and val[0] == "inst" and val[2] == "self" and scope_is_cls_method(scope):
+                return ("inst", val[1], "receiver_type", val[3], None)  # cls(...)
+            return None
+        if kind == "local":  # K = C; K() / m = make_client; m()
+            for v in self.name_values(scope, name, 1):
+                if v[0][0] != "member":
+                    t = self.type_from_entity(v[0], [*v[1], *attrs])
+                    if t is not None:
+                        return t
+            return None
+        if kind != "entities":
+            return None
+        for ent in val:
+            t = self.type_from_entity(ent, attrs)
+            if t is not None:
+                return t
+        return None
+
+    def type_from_entity(self, ent: tuple[Any, ...], attrs: list[str]) -> Any:
+        """Instance type produced by calling ``ent.attrs...``, when visible."""
+        if ent[0] == "def":
+            if ent[2] == "class":
+                if not attrs:
+                    return ("inst", ent[1], "receiver_type", ent[3], None)
+                if _looks_like_class(attrs[-1]):
+                    return ("inst", ".".join([ent[1], *attrs]), "receiver_type", None, None)
+                return None
+            if not attrs and ent[4] is not None:  # return annotation of a function of this file
+                sc = ent[3].parent or self.module_scope
+                return self.annotation_type(sc, ent[4])
+            if not attrs and ent[3] is not None:  # what it returns: ``return Client()``
+                return self.returned_type(ent[3])
+            return None
+        dotted = self.entity_qn(ent, attrs)
+        if dotted and (attrs or ent[0] == "from") and _looks_like_class(dotted):
+            return ("inst", dotted, "receiver_type", None, _entity_export(ent, attrs))
+        oe = _entity_export(ent, attrs)
+        if dotted and oe is not None:
+            # An imported function: what it returns is in its module's export map
+            # (``returns``), read by the resolver (candidate ``returns_of``).
+            return ("inst", f"{dotted}()", "return_type", None, None, oe)
+        return None
+
+    def returned_type(self, fn: _Scope) -> Any:
+        rets = self.returns.get(id(fn))
+        if not rets:
+            return None
+        key = ("returned", id(fn))
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.in_progress:
+            return None
+        self.in_progress.add(key)
+        try:
+            t = _combine([self.type_of_expr(sc, r) for sc, r in rets])
+        finally:
+            self.in_progress.discard(key)
+        if t is not None and t[0] == "inst" and t[2] == "self":
+            t = ("inst", t[1], "receiver_type", t[3], t[4])
+        self.memo[key] = t
+        return t
+
+    @staticmethod
+    def entity_qn(ent: tuple[Any, ...], attrs: list[str]) -> str:
+        if ent[0] == "mod":
+            return ".".join([ent[1], *attrs])
+        if ent[0] == "from":
+            return _qjoin(ent[1], ent[2], *attrs)
+        return ".".join([ent[1], *attrs])
+
+    def annotation_type(self, scope: _Scope, ann: Node | None, depth: int = 0) -> Any:
+        if ann is None or depth > 4:
+            return None
+        n = ann
+        if n.type == "type" and n.named_child_count:
+            n = n.named_children[0]
+        t = n.type
+        if t == "string":
+            inner = self.text(n).strip("\"'").strip()
+            if not _DOTTED.match(inner):
+                return None
+            parts = inner.split(".")
+            return self.type_of_dotted(scope, parts[0], parts[1:])
+        if t == "identifier":
+            return self.type_of_dotted(scope, self.text(n), [])
+        if t == "attribute":
+            root, attrs = self.split_chain(n)
+            if root is None or root.type != "identifier":
+                return None
+            return self.type_of_dotted(scope, self.text(root), attrs)
+        if t == "none":
+            return _NONE
+        if t == "generic_type" and n.named_child_count:
+            head = self.text(n.named_children[0])
+            params = [c for c in n.named_children[1:] if c.type == "type_parameter"]
+            args = [c for c in params[0].named_children if c.type == "type"] if params else []
+            if head in ("Optional", "typing.Optional") and len(args) == 1:
+                return self.annotation_type(scope, args[0], depth + 1)
+            if head in ("Union", "typing.Union"):
+                return _combine([self.annotation_type(scope, a, depth + 1) for a in args])
+            if head.rsplit(".", 1)[-1] in _BUILTIN_TYPE_NAMES:
+                return _BUILTIN
+            return None
+        if t == "binary_operator":
+            left = n.child_by_field_name("left")
+            right = n.child_by_field_name("right")
+            return _combine([self.annotation_type(scope, left, depth + 1), self.annotation_type(scope, right, depth + 1)])
+        return None
+
+    def type_of_dotted(self, scope: _Scope, root: str, attrs: list[str]) -> Any:
+        kind, val = self.resolve_name(scope, root)
+        if kind == "builtin":
+            return _BUILTIN if not attrs and root in _BUILTIN_TYPE_NAMES else None
+        if kind != "entities":
+            return None
+        for ent in val:
+            if ent[0] == "def":
+                if ent[2] == "class":
+                    return ("inst", ".".join([ent[1], *attrs]), "receiver_type", ent[3] if not attrs else None, None)
+                continue
+            dotted = self.entity_qn(ent, attrs)
+            if ent[0] == "from" or attrs:
+                return ("inst", dotted, "receiver_type", None, _entity_export(ent, attrs))
+        return None
+
+    def base_entities(self, cls: _Scope) -> list[tuple[str, tuple[Any, ...]]]:
+        """(kind, binding) of each base of a class that names a def/import entity."""
+        out: list[tuple[str, tuple[Any, ...]]] = []
+        lookup_scope = cls.parent or self.module_scope
+        for b in cls.bases:
+            if b.type == "subscript":
+                b = b.child_by_field_name("value") or b
+            root, attrs = self.split_chain(b)
+            if root is None or root.type != "identifier" or attrs:
+                continue
+            kind, val = self.resolve_name(lookup_scope, self.text(root))
+            if kind == "entities":
+                for ent in val:
+                    if ent[0] == "def" and ent[2] == "class":
+                        out.append(("def", ent))
+        return out
+
+    def class_bases(self, cls: _Scope) -> list[tuple[str, list[dict[str, Any]], str | None, int]]:
+        """Per base: (target identifier, candidates, fallback name or None, line)."""
+        if cls.base_info is not None:
+            return cls.base_info  # type: ignore[return-value]
+        out: list[tuple[str, list[dict[str, Any]], str | None, int]] = []
+        lookup_scope = cls.parent or self.module_scope
+        for b in cls.bases:
+            if b.type == "subscript":
+                b = b.child_by_field_name("value") or b
+            root, attrs = self.split_chain(b)
+            if root is None or root.type != "identifier":
+                continue
+            name = self.text(root)
+            line = b.start_point[0] + 1
+            kind, val = self.resolve_name(lookup_scope, name)
+            if kind == "unbound":
+                if not attrs:
+                    cands = [{"file": p, "export": name, "how": "import"} for p in self.star_paths(lookup_scope)]
+                    out.append((name, cands, name, line))
+                continue
+            if kind != "entities":
+                continue  # builtins (object, Exception...), local variables
+            cands = []
+            target = ""
+            for ent in val:
+                if ent[0] == "def":
+                    if ent[2] != "class":
+                        continue
+                    cands.append({"qn": ".".join([ent[1], *attrs]), "how": "same_module"})
+                    target = target or cands[-1]["qn"]
+                elif ent[0] == "mod":
+                    if not attrs:
+                        continue
+                    full = ".".join([ent[1], *attrs])
+                    pst = _child_stems(ent[2], attrs[:-1]) if len(attrs) > 1 else ent[2]
+                    cands += [{"qn": full, "how": "import"}, {"file": _paths(pst), "export": attrs[-1], "how": "import"}]
+                    target = target or full
+                else:
+                    full = _qjoin(ent[1], ent[2], *attrs)
+                    cands.append({"qn": full, "how": "import"})
+                    if not attrs:
+                        cands.append({"file": _paths(ent[3]), "export": ent[2], "how": "import"})
+                    else:
+                        sub = _child_stems(ent[3], [ent[2], *attrs[:-1]])
+                        cands.append({"file": _paths(sub), "export": attrs[-1], "how": "import"})
+                    target = target or full
+            if cands:
+                out.append((target, _dedupe(cands), None, line))
+        cls.base_info = out  # type: ignore[assignment]
+        return out
+
+    def emit_extends(self, cls: _Scope) -> None:
+        for target, cands, name, line in self.class_bases(cls):
+            extra: dict[str, Any] = {"candidates": cands}
+            if name:
+                extra["name"] = name
+                extra["name_kinds"] = ["class"]
+            self.refs.append(Reference(EXTENDS, cls.qn, target, self.path, line, cls.sig, "symbol", extra))
+
