@@ -3,12 +3,16 @@
 (``codegraph.cli_issues``). Registered by ``codegraph.cli`` through ``register(app, run)``.
 
     codegraph triage list [--repo R] [--json]
-    codegraph triage show TARGET [--repo R]          call sites and candidates
-    codegraph triage resolve TARGET --to QUALIFIED_NAME_OR_UID
-    codegraph triage external PATTERN --library NAME  (PATTERN: one target or fnmatch, e.g. 'requests.*')
-    codegraph triage ignore PATTERN
-    codegraph triage undo TARGET_OR_PATTERN
+    codegraph triage show TARGET [--repo R] [SCOPE]  call sites (those in SCOPE) and candidates
+    codegraph triage resolve TARGET --to QUALIFIED_NAME_OR_UID [SCOPE]
+    codegraph triage external PATTERN --library NAME [SCOPE]  (PATTERN: one target or fnmatch, 'requests.*')
+    codegraph triage ignore PATTERN [SCOPE]
+    codegraph triage undo TARGET_OR_PATTERN [SCOPE | --uid UID]   (default: the latest decision on it)
     codegraph triage log [--all]
+
+SCOPE limits a decision on one target to some of its call sites (docs/DESIGN.md#users,
+``codegraph.core.triage_scope``): ``--file PATH``, ``--folder PATH`` (and below),
+``--site PATH:LINE``, each repeatable; without them a decision covers every call site.
 
 Every command takes ``--json``. Without ``--repo`` the repo is the one that has the
 target (or, for a pattern, the only one with matching stubs); when that is not one
@@ -28,6 +32,19 @@ from codegraph.core.errors import TargetNotFound
 
 NoteOpt = Annotated[str, typer.Option("--note", help="Why (shown in the decision log).")]
 ByOpt = Annotated[str | None, typer.Option("--by", help="Who decides (default: CODEGRAPH_USER or the login name).")]
+FileOpt = Annotated[list[str] | None, typer.Option("--file", help="Only call sites in this calling file (repeatable).")]
+FolderOpt = Annotated[list[str] | None, typer.Option(
+    "--folder", help="Only call sites in files under this folder (repeatable).")]
+SiteOpt = Annotated[list[str] | None, typer.Option("--site", help="Only this call site, PATH:LINE (repeatable).")]
+
+
+def _scope(files: list[str] | None, folders: list[str] | None, sites: list[str] | None) -> Any:
+    """The Scope of --file/--folder/--site, or None when none was given (every call site)."""
+    if not (files or folders or sites):
+        return None
+    from codegraph.core.triage_scope import Scope
+
+    return Scope.of(files or (), folders or (), sites or ())
 
 
 def _repo_for(graph: Any, key: str, repo: str | None, *, decided: bool = False) -> str:
@@ -40,8 +57,9 @@ def _repo_for(graph: Any, key: str, repo: str | None, *, decided: bool = False) 
 def _decision_line(d: Any) -> str:
     what = {"resolve": f"-> {d.symbol_qualified_name} ({d.symbol_repo})", "external": f"library {d.library}",
             "ignore": "ignored"}[d.action]
-    return (f"{d.action} {d.key!r} in {d.repo}: {what}; {len(d.targets)} target(s), {d.call_sites} call site(s)"
-            f" (by {d.decided_by} at {d.decided_at})")
+    where = "" if d.scope.everything else f" on {d.scope.label()}"
+    return (f"{d.action} {d.key!r}{where} in {d.repo}: {what}; {len(d.targets)} target(s), {d.call_sites} call "
+            f"site(s) (by {d.decided_by} at {d.decided_at})")
 
 
 def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> None:
@@ -92,9 +110,13 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
         target: Annotated[str, typer.Argument(help="Target identifier of the stub, e.g. requests.get or save.")],
         repo: RepoOpt = None,
         limit: Annotated[int, typer.Option(help="Call sites to list.")] = 20,
+        file: FileOpt = None,
+        folder: FolderOpt = None,
+        site: SiteOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        """One stub: its call sites (file:line) and the candidates to resolve it to."""
+        """One stub: its call sites (file:line) and the candidates to resolve it to. With a
+        scope: the call sites a decision on that scope would take, and what it changes."""
 
         def body(ctx: Any) -> None:
             from codegraph.core import triage
@@ -105,13 +127,22 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
             stub = ctx.graph.get_nodes([uid]).get(uid)
             if stub is None:
                 raise TargetNotFound(f"no unresolved symbol {target!r} in repo {name}")
-            sites = triage.call_sites(ctx.graph, [uid], limit).get(uid, [])
+            scope = _scope(file, folder, site)
+            every = triage.scoped_sites(ctx.graph, name, target)
+            chosen = every if scope is None else scope.bind(every).select(every)
+            sites = chosen[:limit]
             cands = triage.candidates(ctx.graph, stub)
+            change = {"scope": "every call site" if scope is None else scope.label(), "call_sites": len(chosen),
+                      "of": len(every), "calling_symbols": len({s.source_uid for s in chosen}),
+                      "files": len({s.file for s in chosen})}
             if as_json:
                 emit_json({"stub": {"uid": uid, **stub.props}, "call_sites": sites, "candidates": cands.symbols,
-                           "libraries": cands.libraries})
+                           "libraries": cands.libraries, "decision_would_take": change})
                 return
             console.print(f"[bold]{target}[/bold] in {name}: {stub.props.get('reason')}", highlight=False)
+            console.print(f"  a decision on {change['scope']} takes {change['call_sites']} of {change['of']} call "
+                          f"site(s) from {change['calling_symbols']} calling symbol(s) in {change['files']} file(s)",
+                          highlight=False)
             for s in sites:
                 console.print(f"  {s.file}:{s.line}  {s.edge_type} from {s.source}", highlight=False)
             for c in cands.symbols:
@@ -129,16 +160,20 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
         repo: RepoOpt = None,
         note: NoteOpt = "",
         by: ByOpt = None,
+        file: FileOpt = None,
+        folder: FolderOpt = None,
+        site: SiteOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        """Resolve a stub to a symbol: its call sites become CALLS (etc.) edges to it now and after every re-index."""
+        """Resolve a stub to a symbol: its call sites (or those of the scope) become CALLS (etc.) edges to it now
+        and after every re-index."""
 
         def body(ctx: Any) -> None:
             from codegraph.core import triage
 
             name = _repo_for(ctx.graph, target, repo)
             sym = triage.find_symbol(ctx.graph, to, name)
-            d = triage.resolve(ctx.graph, name, target, sym.uid, by=by, note=note)
+            d = triage.resolve(ctx.graph, name, target, sym.uid, by=by, note=note, scope=_scope(file, folder, site))
             emit_json(d.to_dict()) if as_json else console.print(_decision_line(d), highlight=False)
 
         run(body)
@@ -150,15 +185,20 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
         repo: RepoOpt = None,
         note: NoteOpt = "",
         by: ByOpt = None,
+        file: FileOpt = None,
+        folder: FolderOpt = None,
+        site: SiteOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        """Mark a target (or every target matching PATTERN) as external: its stub and edges leave the graph."""
+        """Mark a target (or every target matching PATTERN) as external: its stub and edges (those of the scope)
+        leave the graph."""
 
         def body(ctx: Any) -> None:
             from codegraph.core import triage
 
             name = _repo_for(ctx.graph, pattern, repo)
-            d = triage.mark_external(ctx.graph, name, pattern, library, by=by, note=note)
+            d = triage.mark_external(ctx.graph, name, pattern, library, by=by, note=note,
+                                     scope=_scope(file, folder, site))
             emit_json(d.to_dict()) if as_json else console.print(_decision_line(d), highlight=False)
 
         run(body)
@@ -169,15 +209,19 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
         repo: RepoOpt = None,
         note: NoteOpt = "",
         by: ByOpt = None,
+        file: FileOpt = None,
+        folder: FolderOpt = None,
+        site: SiteOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        """Ignore a target (or every target matching PATTERN): no edge, no stub, now and after re-index."""
+        """Ignore a target (or every target matching PATTERN; or the call sites of the scope): no edge, no stub,
+        now and after re-index."""
 
         def body(ctx: Any) -> None:
             from codegraph.core import triage
 
             name = _repo_for(ctx.graph, pattern, repo)
-            d = triage.ignore(ctx.graph, name, pattern, by=by, note=note)
+            d = triage.ignore(ctx.graph, name, pattern, by=by, note=note, scope=_scope(file, folder, site))
             emit_json(d.to_dict()) if as_json else console.print(_decision_line(d), highlight=False)
 
         run(body)
@@ -187,15 +231,20 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
         key: Annotated[str, typer.Argument(help="The target or pattern of an active decision.")],
         repo: RepoOpt = None,
         by: ByOpt = None,
+        file: FileOpt = None,
+        folder: FolderOpt = None,
+        site: SiteOpt = None,
+        uid: Annotated[str | None, typer.Option("--uid", help="The decision's uid (triage log --json).")] = None,
         as_json: JsonOpt = False,
     ) -> None:
-        """Undo a decision: the stub and its call sites come back (lines changed since: at the next index run)."""
+        """Undo a decision (the latest on KEY, or the one on exactly the scope, or --uid): the stub and its call
+        sites come back (lines changed since: at the next index run)."""
 
         def body(ctx: Any) -> None:
             from codegraph.core import triage
 
             name = _repo_for(ctx.graph, key, repo, decided=True)
-            d = triage.undo(ctx.graph, name, key, by=by)
+            d = triage.undo(ctx.graph, name, key, by=by, scope=_scope(file, folder, site), uid=uid)
             if as_json:
                 emit_json(d.to_dict())
             else:
@@ -219,12 +268,12 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
                 emit_json([d.to_dict() for d in ds])
                 return
             t = Table(title="triage decisions (newest first)")
-            for col in ("decided", "by", "repo", "target / pattern", "action", "to / library", "call sites",
+            for col in ("decided", "by", "repo", "target / pattern", "scope", "action", "to / library", "call sites",
                         "status", "note"):
                 t.add_column(col, overflow="fold")
             for d in ds:
                 status = d.status if d.active else f"undone {d.undone_at[:19]} by {d.undone_by}"
-                t.add_row(d.decided_at[:19], d.decided_by, d.repo, d.key, d.action,
+                t.add_row(d.decided_at[:19], d.decided_by, d.repo, d.key, d.scope.label(), d.action,
                           d.symbol_qualified_name or d.library, str(d.call_sites), status, d.note)
             console.print(t)
             if not ds:

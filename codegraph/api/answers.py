@@ -253,12 +253,19 @@ def triage_list_answer(stores: Any, repo: str | None = None, limit: int = 50, of
 
 
 def triage_decide_answer(stores: Any, action: str, target: str, repo: str | None = None, to: str | None = None,
-                         library: str | None = None, note: str = "", by: str | None = None) -> dict[str, Any]:
+                         library: str | None = None, note: str = "", by: str | None = None,
+                         files: list[str] | None = None, folders: list[str] | None = None,
+                         sites: list[str] | None = None, uid: str | None = None) -> dict[str, Any]:
     """Record one triage decision (``TriageDecision.to_dict()``). ``action``: resolve (needs
-    ``to``, a qualified name or uid), external (needs ``library``), ignore, undo."""
+    ``to``, a qualified name or uid), external (needs ``library``), ignore, undo. ``files`` /
+    ``folders`` / ``sites`` (``PATH:LINE``) limit it to those call sites of one target
+    (``codegraph.core.triage_scope``); for undo they pick the decision on exactly that
+    scope, as ``uid`` does (default: the latest on the target)."""
     from codegraph.core import triage
+    from codegraph.core.triage_scope import Scope
 
     graph = stores.graph
+    scope = Scope.of(files or (), folders or (), sites or ()) if (files or folders or sites) else None
     if action not in TRIAGE_ACTIONS:
         raise BadInput(f"unknown triage action {action!r}; use one of {', '.join(TRIAGE_ACTIONS)}")
     if action == "resolve":
@@ -266,15 +273,16 @@ def triage_decide_answer(stores: Any, action: str, target: str, repo: str | None
             raise BadInput("resolve needs `to`: the qualified name (or uid) of the symbol it really is")
         name = triage_repo(graph, target, repo)
         sym = triage.find_symbol(graph, to, name)
-        return triage.resolve(graph, name, target, sym.uid, by=by, note=note).to_dict()
+        return triage.resolve(graph, name, target, sym.uid, by=by, note=note, scope=scope).to_dict()
     if action == "external":
         if not library:
             raise BadInput("external needs `library`: the library the target comes from, e.g. requests")
         name = triage_repo(graph, target, repo)
-        return triage.mark_external(graph, name, target, library, by=by, note=note).to_dict()
+        return triage.mark_external(graph, name, target, library, by=by, note=note, scope=scope).to_dict()
     if action == "ignore":
-        return triage.ignore(graph, triage_repo(graph, target, repo), target, by=by, note=note).to_dict()
-    return triage.undo(graph, triage_repo(graph, target, repo, decided=True), target, by=by).to_dict()
+        return triage.ignore(graph, triage_repo(graph, target, repo), target, by=by, note=note, scope=scope).to_dict()
+    return triage.undo(graph, triage_repo(graph, target, repo, decided=True), target, by=by, scope=scope,
+                       uid=uid).to_dict()
 
 
 __all__ = [

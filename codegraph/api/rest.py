@@ -67,6 +67,11 @@ class Decision(BaseModel):
     library: str | None = Field(None, description="external: the library the target comes from.")
     note: str = Field("", description="Why (kept in the decision log).")
     by: str | None = Field(None, description="Who decides (default: CODEGRAPH_USER or the login name).")
+    files: list[str] = Field([], description="Only call sites in these calling files (one target only).")
+    folders: list[str] = Field([], description="Only call sites in files under these folders.")
+    sites: list[str] = Field([], description="Only these call sites, PATH:LINE.")
+    uid: str | None = Field(None, description="undo: the decision's uid (default: the one on exactly this scope, "
+                                              "else the latest on the target).")
 
 
 _STATUS: list[tuple[type[CodegraphError], int]] = [
@@ -189,7 +194,8 @@ def create_app(settings: Settings | None = None, stores: Any = None) -> FastAPI:
         """Record a triage decision; it survives re-index (undo brings the stub back)."""
         d = decision
         return answers.triage_decide_answer(stores, d.action, d.target, repo=d.repo, to=d.to, library=d.library,
-                                            note=d.note, by=d.by)
+                                            note=d.note, by=d.by, files=d.files, folders=d.folders, sites=d.sites,
+                                            uid=d.uid)
 
     app.include_router(api)
     return app

@@ -43,13 +43,7 @@ interrupted undo of a resolve leaves the decision active and is finished by undo
 
 from __future__ import annotations
 
-import fnmatch
-import getpass
 import json
-import os
-import re
-from dataclasses import dataclass, field, fields
-from datetime import UTC, datetime
 from typing import Any
 
 from codegraph.core.errors import BadInput, TargetNotFound
@@ -59,6 +53,7 @@ from codegraph.core.models import (
     STUB,
     SYMBOL,
     Edge,
+    EdgeHit,
     Node,
     file_uid,
     repo_uid,
@@ -77,125 +72,22 @@ from codegraph.core.triage_lookup import (
     repos_with_stub,
     stub_rows,
 )
+from codegraph.core.triage_model import (
+    ResolverDecision,
+    TriageDecision,
+    _edge_dict,
+    _parse_time,
+    _stub_edge,
+    decision_uid,
+    default_user,
+    is_pattern,
+    matches,
+    now_iso,
+)
+from codegraph.core.triage_scope import Scope
 
 ACTIONS = ("resolve", "external", "ignore")
 PAGE = 5000
-_WILDCARDS = re.compile(r"[*?\[]")
-
-
-@dataclass(slots=True)
-class ResolverDecision:
-    """What ``resolve_repo`` reads for one target identifier: the same attributes as
-    ``codegraph.indexer.resolve.Decision`` (kept equal by a test), defined here so that
-    core does not import the indexer. ``action`` is resolve | external | ignore, or
-    ``none`` (no effect; forces a re-resolution after an undo)."""
-
-    target_identifier: str
-    action: str
-    symbol_uid: str = ""
-    library: str = ""
-
-
-@dataclass(slots=True)
-class TriageDecision:
-    """One stored decision (see the module docstring for its node properties)."""
-
-    repo: str
-    key: str
-    action: str
-    decided_at: str
-    target_identifier: str = ""
-    pattern: str = ""
-    symbol_uid: str = ""
-    symbol_qualified_name: str = ""
-    symbol_repo: str = ""
-    library: str = ""
-    decided_by: str = ""
-    note: str = ""
-    targets: list[str] = field(default_factory=list)
-    evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
-    undone_at: str = ""
-    undone_by: str = ""
-    journal: str = ""  # JSON; only older versions wrote it, during an undo of a resolve (see _recover)
-    status: str = ""  # active | undone | stale (resolve target gone); computed, not stored
-
-    @property
-    def uid(self) -> str:
-        return decision_uid(self.repo, self.key, self.decided_at)
-
-    @property
-    def active(self) -> bool:
-        return not self.undone_at
-
-    @property
-    def call_sites(self) -> int:
-        """Edges the decision took away from stubs (as recorded)."""
-        return sum(len(ev.get("edges", ())) for ev in self.evidence.values())
-
-    def to_node(self) -> Node:
-        p = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("evidence", "status")}
-        # Key order kept: restored edges must equal what the resolver writes, byte for byte.
-        p["evidence"] = json.dumps(self.evidence, ensure_ascii=False)
-        return Node(self.uid, DECISION, p)
-
-    @staticmethod
-    def from_node(n: Node) -> TriageDecision:
-        p = dict(n.props)
-        ev = p.pop("evidence", "") or "{}"
-        names = {f.name for f in fields(TriageDecision)} - {"status"}
-        d = TriageDecision(**{k: v for k, v in p.items() if k in names})
-        d.evidence = json.loads(ev) if isinstance(ev, str) else dict(ev)
-        d.targets = list(d.targets or [])
-        return d
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary (no evidence edges, their count instead)."""
-        return {"uid": self.uid, "repo": self.repo, "key": self.key, "action": self.action,
-                "target_identifier": self.target_identifier, "pattern": self.pattern,
-                "symbol_uid": self.symbol_uid, "symbol_qualified_name": self.symbol_qualified_name,
-                "symbol_repo": self.symbol_repo, "library": self.library, "decided_by": self.decided_by,
-                "decided_at": self.decided_at, "note": self.note, "targets": list(self.targets),
-                "call_sites": self.call_sites, "undone_at": self.undone_at, "undone_by": self.undone_by,
-                "status": self.status or ("active" if self.active else "undone")}
-
-
-# ---------------------------------------------------------------------------- helpers
-def decision_uid(repo: str, key: str, decided_at: str) -> str:
-    return f"decision|{repo}|{key}|{decided_at}"
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-def default_user() -> str:
-    """Who decides, when nobody says: CODEGRAPH_USER, else the login name."""
-    try:
-        return os.environ.get("CODEGRAPH_USER") or getpass.getuser()
-    except Exception:  # no login name in some containers
-        return "unknown"
-
-
-def is_pattern(text: str) -> bool:
-    """True when ``text`` holds an fnmatch wildcard (``*``, ``?``, ``[``)."""
-    return bool(_WILDCARDS.search(text))
-
-
-def matches(pattern: str, target: str) -> bool:
-    """fnmatch (case-sensitive); ``X.*`` also matches ``X`` (the module itself)."""
-    if fnmatch.fnmatchcase(target, pattern):
-        return True
-    return pattern.endswith(".*") and not is_pattern(pattern[:-2]) and target == pattern[:-2]
-
-
-def _parse_time(iso: str | None) -> datetime | None:
-    if not iso:
-        return None
-    try:
-        t = datetime.fromisoformat(iso)
-    except ValueError:
-        return None
-    return t if t.tzinfo else t.replace(tzinfo=UTC)
 
 
 def _all_stubs(graph: GraphStore, repo: str) -> list[Node]:
@@ -207,16 +99,6 @@ def _all_stubs(graph: GraphStore, repo: str) -> list[Node]:
         if len(part) < PAGE:
             return out
         offset += PAGE
-
-
-def _edge_dict(e: Edge) -> dict[str, Any]:
-    return {"type": e.type, "source": e.source, "file": e.file, "line": e.line, "resolution": e.resolution,
-            "extra": e.extra}
-
-
-def _stub_edge(d: dict[str, Any], target_uid: str) -> Edge:
-    return Edge(d["type"], d["source"], target_uid, d.get("file", ""), int(d.get("line") or 0),
-                d.get("resolution") or "stub", dict(d.get("extra") or {}))
 
 
 # ---------------------------------------------------------------------------- reads
@@ -270,7 +152,7 @@ def _live_symbols(graph: GraphStore, ds: list[TriageDecision]) -> dict[str, str 
 def _covering(active: list[TriageDecision], target: str) -> TriageDecision | None:
     """The active decision that covers ``target``: a single one first, then a pattern
     already applied to it, then the most specific matching pattern (newest on a tie)."""
-    singles = [d for d in active if d.target_identifier == target]
+    singles = [d for d in active if d.target_identifier == target and d.scope.everything]
     if singles:
         return max(singles, key=lambda d: d.decided_at)
     applied = [d for d in active if d.pattern and target in d.targets]
@@ -311,22 +193,30 @@ def load_decisions(graph: GraphStore, repo: str) -> dict[str, ResolverDecision]:
         if d.target_identifier:
             targets.add(d.target_identifier)
     live = _live_symbols(graph, [d for d in active if d.action == "resolve"])
-    for t in targets:
-        d = _covering(active, t)
-        if d is None:
-            continue
+
+    def entry(t: str, d: TriageDecision) -> ResolverDecision:
         if d.action == "resolve":
             uid = live.get(d.uid)
             # Stale: no edge to a missing node; "none" still makes the run re-resolve,
             # so the call sites become a stub again even when no file changed.
-            out[t] = ResolverDecision(t, "resolve", uid, "") if uid else ResolverDecision(t, "none")
-        else:
-            out[t] = ResolverDecision(t, d.action, "", d.library)
+            return ResolverDecision(t, "resolve", uid, "") if uid else ResolverDecision(t, "none")
+        return ResolverDecision(t, d.action, "", d.library)
+
+    for t in targets:
+        d = _covering(active, t)
+        if d is not None:
+            out[t] = entry(t, d)
+    # Decisions on some call sites only: checked per call site before the target's own
+    # decision (oldest first: the one that took the call site when it was made).
+    for d in sorted((d for d in active if not d.scope.everything), key=lambda d: d.decided_at):
+        t = d.target_identifier
+        base = out.setdefault(t, ResolverDecision(t, "none"))
+        base.scoped.append((d.scope, entry(t, d)))
     return out
 
 
 # ---------------------------------------------------------------------------- writes
-def _new(repo: str, key: str, action: str, by: str | None, note: str) -> TriageDecision:
+def _new(repo: str, key: str, action: str, by: str | None, note: str, scope: Scope | None = None) -> TriageDecision:
     if action not in ACTIONS:
         raise BadInput(f"unknown triage action {action!r}; use one of {', '.join(ACTIONS)}")
     key = key.strip()
@@ -338,15 +228,22 @@ def _new(repo: str, key: str, action: str, by: str | None, note: str) -> TriageD
         d.pattern = key
     else:
         d.target_identifier = key
+    if scope is not None and not scope.everything:
+        if d.pattern:
+            raise BadInput("a decision on some call sites names one target identifier, not a pattern")
+        d.scope = scope
     return d
 
 
 def _check_free(graph: GraphStore, d: TriageDecision) -> None:
     _recover(graph, d.repo)
+    # Several decisions on one target may stand when all but one are scoped: a scoped one
+    # takes the call sites in its scope still unresolved, the target's own the rest.
     for other in decision_list(graph, d.repo, include_undone=False):
-        if other.key == d.key:
-            raise BadInput(f"{d.key!r} in {d.repo} already has a decision ({other.action}, by {other.decided_by} at "
-                           f"{other.decided_at}); undo it first")
+        if other.key == d.key and other.scope == d.scope:
+            where = "" if d.scope.everything else f" on {d.scope.label()}"
+            raise BadInput(f"{d.key!r} in {d.repo} already has a decision{where} ({other.action}, by "
+                           f"{other.decided_by} at {other.decided_at}); undo it first")
 
 
 def _stub_or_fail(graph: GraphStore, repo: str, target: str) -> Node:
@@ -358,10 +255,11 @@ def _stub_or_fail(graph: GraphStore, repo: str, target: str) -> Node:
 
 
 def resolve(graph: GraphStore, repo: str, target: str, symbol: str, *, by: str | None = None,
-            note: str = "") -> TriageDecision:
-    """Decide that stub ``target`` of ``repo`` is ``symbol`` (a uid); apply it now.
-    Raises TargetNotFound (no such stub or symbol), BadInput (a pattern, or already decided)."""
-    d = _new(repo, target, "resolve", by, note)
+            note: str = "", scope: Scope | None = None) -> TriageDecision:
+    """Decide that stub ``target`` of ``repo`` is ``symbol`` (a uid) at the call sites of
+    ``scope`` (default: every one); apply it now. Raises TargetNotFound (no such stub or
+    symbol), BadInput (a pattern, already decided, no unresolved call site in scope)."""
+    d = _new(repo, target, "resolve", by, note, scope)
     if d.pattern:
         raise BadInput("resolve takes one target identifier, not a pattern")
     stub = _stub_or_fail(graph, repo, target)
@@ -376,21 +274,23 @@ def resolve(graph: GraphStore, repo: str, target: str, symbol: str, *, by: str |
 
 
 def mark_external(graph: GraphStore, repo: str, target_or_pattern: str, library: str, *, by: str | None = None,
-                  note: str = "") -> TriageDecision:
+                  note: str = "", scope: Scope | None = None) -> TriageDecision:
     """Decide that the target (or every target matching the pattern) lives in
     ``library``; apply it now. Raises TargetNotFound for a single target without a stub,
-    BadInput when the key already has an active decision or ``library`` is empty."""
+    BadInput when the key already has an active decision or ``library`` is empty.
+    ``scope``: only those call sites of one target (``codegraph.core.triage_scope``)."""
     if not library.strip():
         raise BadInput("an external decision needs the library's name (e.g. requests)")
-    d = _new(repo, target_or_pattern, "external", by, note)
+    d = _new(repo, target_or_pattern, "external", by, note, scope)
     d.library = library.strip()
     return _decide_many(graph, d)
 
 
 def ignore(graph: GraphStore, repo: str, target_or_pattern: str, *, by: str | None = None,
-           note: str = "") -> TriageDecision:
-    """Decide that the target (or every target matching the pattern) needs no edge."""
-    return _decide_many(graph, _new(repo, target_or_pattern, "ignore", by, note))
+           note: str = "", scope: Scope | None = None) -> TriageDecision:
+    """Decide that the target (or every target matching the pattern; or the call sites
+    of ``scope`` of one target) needs no edge."""
+    return _decide_many(graph, _new(repo, target_or_pattern, "ignore", by, note, scope))
 
 
 def preview(graph: GraphStore, repo: str, pattern: str) -> list[Node]:
@@ -403,17 +303,39 @@ def preview(graph: GraphStore, repo: str, pattern: str) -> list[Node]:
             and n.props.get("target_identifier") not in singles]
 
 
+def scoped_sites(graph: GraphStore, repo: str, target: str, scope: Scope | None = None) -> list[CallSite]:
+    """The unresolved call sites of stub ``target`` a decision with ``scope`` would take
+    now (every call site without a scope), by file and line: what the faces count for
+    the confirmation and the preview. Raises TargetNotFound when there is no such stub."""
+    stub = _stub_or_fail(graph, repo, target)
+    sites = call_sites(graph, [stub.uid]).get(stub.uid, [])
+    sites = sites if scope is None else scope.select(sites)
+    return sorted(sites, key=lambda s: (s.file, s.line, s.source))
+
+
 def _decide_many(graph: GraphStore, d: TriageDecision) -> TriageDecision:
-    _check_free(graph, d)
     stubs = preview(graph, d.repo, d.pattern) if d.pattern else [_stub_or_fail(graph, d.repo, d.target_identifier)]
+    _check_free(graph, d)
     _apply(graph, d, stubs)
     d.status = "active"
     return d
 
 
-def _apply(graph: GraphStore, d: TriageDecision, stubs: list[Node]) -> None:
-    """Record what the stubs hold in ``d``, write ``d``, then change the graph."""
-    hits = graph.neighbours([s.uid for s in stubs], "in") if stubs else {}
+def _apply(graph: GraphStore, d: TriageDecision, stubs: list[Node], *, fresh: bool = True) -> None:
+    """Record what the stubs hold (the call sites in ``d.scope``) in ``d``, write ``d``,
+    then change the graph. A scoped decision takes only its call sites: the stub stays
+    while other call sites point at it. ``fresh``: a new decision, which must take at
+    least one call site when scoped (BadInput otherwise, nothing written)."""
+    hits: dict[str, list[EdgeHit]] = graph.neighbours([s.uid for s in stubs], "in") if stubs else {}
+    scoped = not d.scope.everything
+    if scoped:
+        if fresh:
+            d.scope = d.scope.bind(_hit_sites(hits))
+        every = {u: len(lst) for u, lst in hits.items()}
+        hits = {u: [h for h in lst if d.scope.covers(h.edge.file, h.edge.line, h.edge.source)]
+                for u, lst in hits.items()}
+        if fresh and not any(hits.values()):
+            raise BadInput(f"no unresolved call site of {d.key!r} in {d.scope.label()} (already decided?)")
     # A stub's edges come from its own repo: the content hashes let undo tell stale lines.
     paths = {h.edge.file for lst in hits.values() for h in lst if h.edge.file}
     files = graph.get_nodes([file_uid(d.repo, p) for p in paths]) if paths else {}
@@ -422,12 +344,13 @@ def _apply(graph: GraphStore, d: TriageDecision, stubs: list[Node]) -> None:
         edges = [h.edge for h in hits.get(s.uid, [])]
         if t not in d.targets:
             d.targets.append(t)
-        d.evidence[t] = {
-            "stub": dict(s.props),
-            "edges": [_edge_dict(e) for e in edges],
-            "files": {e.file: str(files[file_uid(d.repo, e.file)].props.get("content_hash", ""))
-                      for e in edges if file_uid(d.repo, e.file) in files},
-        }
+        ev = d.evidence.setdefault(t, {"stub": dict(s.props), "edges": [], "files": {}})
+        ev["stub"] = dict(s.props)
+        # Applied again (a stub an index run brought back): the call sites add up.
+        known = {(e["type"], e["source"], e.get("file", ""), int(e.get("line") or 0)) for e in ev["edges"]}
+        ev["edges"] += [_edge_dict(e) for e in edges if (e.type, e.source, e.file, e.line) not in known]
+        ev["files"].update({e.file: str(files[file_uid(d.repo, e.file)].props.get("content_hash", ""))
+                            for e in edges if file_uid(d.repo, e.file) in files})
     graph.upsert_nodes([d.to_node()])
     if not stubs:
         return
@@ -438,7 +361,18 @@ def _apply(graph: GraphStore, d: TriageDecision, stubs: list[Node]) -> None:
                       {**{k: v for k, v in h.edge.extra.items() if k != "target_identifier"}, "decision": "resolve"})
                  for lst in hits.values() for h in lst if h.edge.source != d.symbol_uid]
         graph.replace_edges(d.repo, [], moved)
-    graph.delete_nodes([s.uid for s in stubs])
+    if not scoped:
+        graph.delete_nodes([s.uid for s in stubs])
+        return
+    graph.delete_edges([h.edge.key() for lst in hits.values() for h in lst])
+    emptied = [u for u, lst in hits.items() if lst and len(lst) == every.get(u)]
+    if emptied:
+        graph.delete_nodes(emptied)
+
+
+def _hit_sites(hits: dict[str, list[EdgeHit]]) -> list[CallSite]:
+    return [CallSite(h.edge.source, h.node.display(), "", h.node.repo, h.edge.file, h.edge.line, h.edge.type)
+            for lst in hits.values() for h in lst]
 
 
 def apply_pending(graph: GraphStore, repo: str) -> list[str]:
@@ -449,33 +383,69 @@ def apply_pending(graph: GraphStore, repo: str) -> list[str]:
     active = decision_list(graph, repo, include_undone=False)
     if not active:
         return []
+    done: list[str] = _apply_scoped_pending(graph, repo, active)
     todo: dict[str, tuple[TriageDecision, list[Node]]] = {}
     for n in _all_stubs(graph, repo):
         d = _covering(active, str(n.props.get("target_identifier", "")))
         if d is None or d.status == "stale":
             continue
         todo.setdefault(d.uid, (d, []))[1].append(n)
-    done: list[str] = []
     for d, stubs in todo.values():
         if d.action == "resolve":
             live = _live_symbols(graph, [d]).get(d.uid)
             if not live:
                 continue
             d.symbol_uid = live
-        _apply(graph, d, stubs)
+        _apply(graph, d, stubs, fresh=False)
         done.extend(str(s.props.get("target_identifier", "")) for s in stubs)
-    return sorted(done)
+    return sorted(set(done))
 
 
-def undo(graph: GraphStore, repo: str, key: str, *, by: str | None = None) -> TriageDecision:
-    """Undo the active decision on ``key`` (target identifier or pattern): restore its
-    stubs and the edges it took away, and keep it in the log as undone. Call sites in
-    files changed since the decision come back at the next index run. Raises
-    TargetNotFound when ``key`` has no active decision in ``repo``."""
+def _apply_scoped_pending(graph: GraphStore, repo: str, active: list[TriageDecision]) -> list[str]:
+    """Scoped decisions first (oldest first), each on the call sites of its scope that a
+    stub in the graph holds now; the target's own decision then takes the rest."""
+    scoped = sorted((d for d in active if not d.scope.everything and d.status != "stale"),
+                    key=lambda d: d.decided_at)
+    if not scoped:
+        return []
+    present = graph.get_nodes(sorted({stub_uid(repo, d.target_identifier) for d in scoped}))
+    done: list[str] = []
+    for d in scoped:
+        stub = present.get(stub_uid(repo, d.target_identifier))
+        if stub is None:
+            continue
+        hits = graph.neighbours([stub.uid], "in").get(stub.uid, [])
+        if not any(d.scope.covers(h.edge.file, h.edge.line, h.edge.source) for h in hits):
+            continue
+        if d.action == "resolve":
+            live = _live_symbols(graph, [d]).get(d.uid)
+            if not live:
+                continue
+            d.symbol_uid = live
+        _apply(graph, d, [stub], fresh=False)
+        done.append(d.target_identifier)
+    return done
+
+
+def undo(graph: GraphStore, repo: str, key: str, *, by: str | None = None, scope: Scope | None = None,
+         uid: str | None = None) -> TriageDecision:
+    """Undo an active decision on ``key`` (target identifier or pattern): the one with
+    uid ``uid``, else the one on exactly ``scope`` (files, folders and file:line of its
+    call sites), else the latest. Restores its stubs and the edges it took away, and keeps
+    it in the log as undone; where another decision on the target still stands (the
+    target's own under a scoped one), the restored call sites go to it. Call sites in files
+    changed since the decision come back at the next index run. Raises TargetNotFound when
+    ``key`` has no such active decision in ``repo``."""
     _recover(graph, repo)
-    found = [d for d in decision_list(graph, repo, include_undone=False) if d.key == key.strip()]
+    active = decision_list(graph, repo, include_undone=False)
+    found = [d for d in active if d.key == key.strip()]
+    if uid:
+        found = [d for d in found if d.uid == uid]
+    elif scope is not None:
+        found = [d for d in found if _same_scope(d.scope, scope)]
     if not found:
-        raise TargetNotFound(f"no active triage decision on {key!r} in repo {repo} (see `codegraph triage log`)")
+        where = "" if scope is None or scope.everything else f" on {scope.label()}"
+        raise TargetNotFound(f"no active triage decision on {key!r}{where} in repo {repo} (see `codegraph triage log`)")
     d = found[0]
     stubs = [Node(stub_uid(repo, t), STUB, dict(ev.get("stub") or {"repo": repo, "target_identifier": t,
                                                                    "reason": "missing"}))
@@ -496,7 +466,14 @@ def undo(graph: GraphStore, repo: str, key: str, *, by: str | None = None) -> Tr
     graph.upsert_nodes([d.to_node()])
     graph.prune_unreferenced(repo, [STUB])
     d.status = "undone"
+    if not d.scope.everything and any(o.uid != d.uid and o.target_identifier == d.target_identifier for o in active):
+        apply_pending(graph, repo)
     return d
+
+
+def _same_scope(a: Scope, b: Scope) -> bool:
+    """Equal files and folders, and the same file:line call sites (the calling symbol aside)."""
+    return (a.files, a.folders) == (b.files, b.folders) and {s[:2] for s in a.sites} == {s[:2] for s in b.sites}
 
 
 def _unmove(graph: GraphStore, d: TriageDecision) -> None:
@@ -515,6 +492,8 @@ def _unmove(graph: GraphStore, d: TriageDecision) -> None:
     def ours(h: Any) -> bool:
         e = h.edge
         if e.extra.get("decision") != "resolve" or h.node.repo != d.repo:
+            return False
+        if not d.scope.covers(e.file, e.line, e.source):
             return False
         if "target_identifier" in e.extra:
             return e.extra["target_identifier"] == target
@@ -561,7 +540,7 @@ def _recover(graph: GraphStore, repo: str | None) -> None:
 
 __all__ = [
     "ACTIONS", "CallSite", "Candidate", "Candidates", "LibraryGuess", "ResolverDecision", "StubRow", "TriageDecision",
-    "apply_pending", "call_sites", "candidates", "decision_list", "find_symbol", "ignore", "is_pattern",
-    "last_segment", "load_decisions", "mark_external", "matches", "preview", "repos_with_stub", "resolve",
-    "stub_rows", "undo",
+    "Scope", "apply_pending", "call_sites", "candidates", "decision_list", "decision_uid", "default_user",
+    "find_symbol", "ignore", "is_pattern", "last_segment", "load_decisions", "mark_external", "matches", "now_iso",
+    "preview", "repos_with_stub", "resolve", "scoped_sites", "stub_rows", "undo",
 ]

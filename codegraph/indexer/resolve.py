@@ -45,12 +45,22 @@ MAX_CHAIN = 12  # re-export hops and base-class depth; cycles are cut by visited
 @dataclass(slots=True)
 class Decision:
     """A triage decision on a stub (docs/DESIGN.md#users): ``resolve`` to a symbol uid, mark
-    ``external`` (library name), or ``ignore``."""
+    ``external`` (library name), or ``ignore``. ``scoped``: decisions on some call sites of
+    the target only, ``(scope, Decision)`` oldest first, checked per call site first (``at``;
+    ``codegraph.core.triage_scope.Scope.covers``)."""
 
     target_identifier: str
-    action: str  # resolve | external | ignore
+    action: str  # resolve | external | ignore | none
     symbol_uid: str = ""
     library: str = ""
+    scoped: list[tuple[Any, Decision]] = field(default_factory=list)
+
+    def at(self, file: str, line: int, source: str) -> Decision:
+        """The decision for the call site at file:line from ``source`` (a uid)."""
+        for scope, d in self.scoped:
+            if scope.covers(file, line, source):
+                return d
+        return self
 
 
 @dataclass(slots=True)
@@ -395,6 +405,8 @@ def resolve_repo(
             continue
         extra = {k: ref.extra[k] for k in _PASSTHROUGH_EXTRA if k in ref.extra}
         decision = decisions.get(ref.target_identifier)
+        if decision is not None and decision.scoped:
+            decision = decision.at(ref.file, ref.line, src)
         if decision is not None and decision.action in ("external", "ignore"):
             res.counts[f"decision_{decision.action}"] += 1
             continue

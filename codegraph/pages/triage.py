@@ -1,13 +1,15 @@
 """Triage: the unresolved-symbol stubs, most referenced first. For one stub: its call
 sites and the candidate targets with their source, and one-click decisions (resolve to
-a symbol, external library, ignore); decisions by pattern in bulk; the decision log with
-undo. Decisions live in the graph and every index run re-applies them
+a symbol, external library, ignore) on every call site, a calling file, a folder or
+chosen call sites (codegraph.core.triage_scope); decisions by pattern in bulk; the
+decision log with undo. Decisions live in the graph and every index run re-applies them
 (codegraph.core.triage)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import PurePosixPath
 from typing import Any
 
 import streamlit as st
@@ -15,6 +17,7 @@ import streamlit as st
 from codegraph.core import triage
 from codegraph.core.errors import CodegraphError
 from codegraph.core.models import STUB, Node
+from codegraph.core.triage_scope import Scope
 from codegraph.dashboard.common import (
     current_repo,
     empty_state,
@@ -33,11 +36,16 @@ PENDING = "triage_pending"  # a decision waiting for its confirmation
 SITES_SHOWN = 8
 CANDIDATES_SHOWN = 8
 ALL_SITES = 5000  # call sites read for the ranking, the verdict and the preview
+SCOPES = ("every call site", "a calling file", "a folder", "chosen call sites")
+SCOPE_KEYS = ("triage_scope", "triage_scope_file", "triage_scope_folder", "triage_scope_sites")
 
 
 # ---------------------------------------------------------------------------- actions (button callbacks)
 def _act(what: Callable[..., triage.TriageDecision], *args: Any, **kw: Any) -> None:
-    """Run a decision before the page is drawn again; the outcome is one line on top."""
+    """Run a decision before the page is drawn again; the outcome is one line on top.
+    ``scope`` (JSON, codegraph.core.triage_scope) limits it to some call sites."""
+    if "scope" in kw:
+        kw["scope"] = Scope.from_json(kw["scope"])
     try:
         d = what(graph_store(), *args, by=st.session_state.get("triage_by") or None, **kw)
     except CodegraphError as e:
@@ -49,27 +57,32 @@ def _act(what: Callable[..., triage.TriageDecision], *args: Any, **kw: Any) -> N
         return
     verb = {"resolve": f"resolved to `{d.symbol_qualified_name}`", "external": f"marked external ({d.library})",
             "ignore": "ignored"}[d.action]
+    where = "" if d.scope.everything else f" on {d.scope.label()}"
+    st.session_state.pop("triage_undo_pick", None)  # undo preselects the latest decision again
     if d.undone_at:
-        st.session_state[FLASH] = ("success", f"Undone: `{d.key}` ({d.action}); {len(d.targets)} stub(s) and their "
-                                   "call sites are back.")
+        st.session_state[FLASH] = ("success", f"Undone: `{d.key}`{where} ({d.action}); {len(d.targets)} stub(s) and "
+                                   "their call sites are back.")
     else:
-        st.session_state[FLASH] = ("success", f"`{d.key}` {verb}: {len(d.targets)} stub(s), {d.call_sites} call "
-                                   "site(s). Re-index keeps it; undo it in the decision log.")
+        st.session_state[FLASH] = ("success", f"`{d.key}`{where} {verb}: {len(d.targets)} stub(s), {d.call_sites} "
+                                   "call site(s). Re-index keeps it; undo it in the decision log.")
 
 
-def _needs_confirm(kind: str, args: tuple[Any, ...], sites: int, what: str) -> bool:
-    """A decision touching more than CONFIRM_ABOVE call sites waits for a confirmation:
-    keep it pending (shown with its preview on top of the stub) and say so."""
+def _needs_confirm(kind: str, args: tuple[Any, ...], sites: int, what: str, scope: str) -> bool:
+    """A decision touching more than CONFIRM_ABOVE call sites (of its scope) waits for a
+    confirmation: keep it pending (shown with its preview on top of the stub) and say so."""
     if sites <= CONFIRM_ABOVE:
         return False
-    st.session_state[PENDING] = {"kind": kind, "args": args, "sites": sites, "what": what}
+    label = Scope.from_json(scope).label()
+    st.session_state[PENDING] = {"kind": kind, "args": args, "sites": sites, "scope": scope,
+                                 "what": what + ("" if not scope else f" on {label}")}
     return True
 
 
 def _confirm() -> None:
     p = st.session_state.pop(PENDING, None)
     if p:
-        {"resolve": _resolve, "external": _external, "ignore": _ignore}[p["kind"]](*p["args"], sites=0)
+        {"resolve": _resolve, "external": _external, "ignore": _ignore}[p["kind"]](*p["args"], sites=0,
+                                                                                 scope=p["scope"])
 
 
 def _cancel() -> None:
@@ -77,36 +90,36 @@ def _cancel() -> None:
     st.session_state[FLASH] = ("success", "Cancelled: nothing was changed.")
 
 
-def _resolve(repo: str, target: str, symbol_uid: str, sites: int = 0) -> None:
-    if _needs_confirm("resolve", (repo, target, symbol_uid), sites, f"resolve `{target}` to the chosen symbol"):
+def _resolve(repo: str, target: str, symbol_uid: str, sites: int = 0, scope: str = "") -> None:
+    if _needs_confirm("resolve", (repo, target, symbol_uid), sites, f"resolve `{target}` to the chosen symbol", scope):
         return
-    _act(triage.resolve, repo, target, symbol_uid, note=st.session_state.get("triage_note", ""))
+    _act(triage.resolve, repo, target, symbol_uid, note=st.session_state.get("triage_note", ""), scope=scope)
 
 
-def _resolve_named(repo: str, target: str, sites: int = 0) -> None:
+def _resolve_named(repo: str, target: str, sites: int = 0, scope: str = "") -> None:
     text = str(st.session_state.get("triage_other_symbol", "")).strip()
     try:
         sym = triage.find_symbol(graph_store(), text, repo)
     except CodegraphError as e:
         st.session_state[FLASH] = ("error", one_line(e))
         return
-    _resolve(repo, target, sym.uid, sites)
+    _resolve(repo, target, sym.uid, sites, scope)
 
 
-def _external(repo: str, key: str, library: str, sites: int = 0) -> None:
-    if _needs_confirm("external", (repo, key, library), sites, f"mark `{key}` external ({library})"):
+def _external(repo: str, key: str, library: str, sites: int = 0, scope: str = "") -> None:
+    if _needs_confirm("external", (repo, key, library), sites, f"mark `{key}` external ({library})", scope):
         return
-    _act(triage.mark_external, repo, key, library, note=st.session_state.get("triage_note", ""))
+    _act(triage.mark_external, repo, key, library, note=st.session_state.get("triage_note", ""), scope=scope)
 
 
-def _external_typed(repo: str, key: str, sites: int = 0) -> None:
-    _external(repo, key, str(st.session_state.get("triage_library", "")), sites)
+def _external_typed(repo: str, key: str, sites: int = 0, scope: str = "") -> None:
+    _external(repo, key, str(st.session_state.get("triage_library", "")), sites, scope)
 
 
-def _ignore(repo: str, key: str, sites: int = 0) -> None:
-    if _needs_confirm("ignore", (repo, key), sites, f"ignore `{key}`"):
+def _ignore(repo: str, key: str, sites: int = 0, scope: str = "") -> None:
+    if _needs_confirm("ignore", (repo, key), sites, f"ignore `{key}`", scope):
         return
-    _act(triage.ignore, repo, key, note=st.session_state.get("triage_note", ""))
+    _act(triage.ignore, repo, key, note=st.session_state.get("triage_note", ""), scope=scope)
 
 
 def _bulk(repo: str) -> None:
@@ -118,9 +131,9 @@ def _bulk(repo: str) -> None:
         _act(triage.ignore, repo, pattern, note=note)
 
 
-def _undo(repo: str, key: str) -> None:
+def _undo(repo: str, key: str, uid: str) -> None:
     def run(graph: Any, repo: str, key: str, by: str | None = None) -> triage.TriageDecision:
-        return triage.undo(graph, repo, key, by=by)
+        return triage.undo(graph, repo, key, by=by, uid=uid)
 
     _act(run, repo, key)
 
@@ -163,7 +176,7 @@ def _pending(target: str, all_sites: list[triage.CallSite]) -> None:
     if p["args"][1] != target:
         st.session_state.pop(PENDING, None)
         return
-    pv = preview(all_sites)
+    pv = preview(Scope.from_json(p["scope"]).select(all_sites))
     with st.container(border=True, key="triage_confirm_box"):
         st.warning(f"Confirm: {p['what']}? It touches **{p['sites']} call sites** (more than {CONFIRM_ABOVE}) "
                    f"from **{pv.callers} calling symbol(s)** in {pv.files} file(s): the impact answers of those "
@@ -175,14 +188,17 @@ def _pending(target: str, all_sites: list[triage.CallSite]) -> None:
         c2.button("Cancel", key="triage_cancel", on_click=_cancel, shortcut="Esc")
 
 
-def _candidates(store: Any, stub: Node, roots: dict[str, str | None], refs: int,
-                all_sites: list[triage.CallSite]) -> None:
+def _candidates(store: Any, stub: Node, roots: dict[str, str | None], all_sites: list[triage.CallSite],
+                scope: Scope) -> None:
+    """Candidates and decision buttons; every decision acts on the call sites of ``scope``
+    (their count decides whether it asks for a confirmation)."""
     repo, target = stub.repo, str(stub.props.get("target_identifier", ""))
+    refs, sj = len(scope.select(all_sites)), scope.to_json()
     verdict = builtin_verdict(target, all_sites)
     if verdict:
         st.info(f"**Verdict: builtin / standard library.** {verdict}", icon=":material/lightbulb:")
         st.button("Builtin: mark external (builtins)", key="triage_builtin", type="primary", shortcut="B",
-                  icon=":material/extension:", on_click=_external, args=(repo, target, "builtins", refs))
+                  icon=":material/extension:", on_click=_external, args=(repo, target, "builtins", refs, sj))
     cands = triage.candidates(store, stub)
     ranked = rank(store, cands.symbols, all_sites, repo)
     st.markdown(f"**Candidates** ({len(ranked)}), best evidence first")
@@ -196,30 +212,32 @@ def _candidates(store: Any, stub: Node, roots: dict[str, str | None], refs: int,
         if snip.text:
             st.code(snip.text, language=code_language(c.language))
         st.button("Resolve to this", key=f"triage_resolve_{i}", icon=":material/call_merge:",
-                  on_click=_resolve, args=(repo, target, c.uid, refs), shortcut="1" if i == 0 else None)
+                  on_click=_resolve, args=(repo, target, c.uid, refs, sj), shortcut="1" if i == 0 else None)
     if len(ranked) > CANDIDATES_SHOWN:
         st.caption(f"{len(ranked) - CANDIDATES_SHOWN} more candidate(s): name one below.")
     st.text_input("Resolve to another symbol (qualified name or uid)", key="triage_other_symbol")
-    st.button("Resolve", key="triage_resolve_named", on_click=_resolve_named, args=(repo, target, refs),
+    st.button("Resolve", key="triage_resolve_named", on_click=_resolve_named, args=(repo, target, refs, sj),
               disabled=not st.session_state.get("triage_other_symbol"))
     st.markdown("**Not in this code**")
     for i, lib in enumerate(cands.libraries):
         st.button(f"External: {lib.name}", key=f"triage_lib_{i}", help=lib.why, icon=":material/extension:",
-                  on_click=_external, args=(repo, target, lib.name, refs))
+                  on_click=_external, args=(repo, target, lib.name, refs, sj))
         st.caption(lib.why)
     c1, c2 = st.columns([3, 2])
     c1.text_input("Library", key="triage_library", placeholder="e.g. requests")
-    c2.button("Mark external", key="triage_external", on_click=_external_typed, args=(repo, target, refs),
+    c2.button("Mark external", key="triage_external", on_click=_external_typed, args=(repo, target, refs, sj),
               disabled=not st.session_state.get("triage_library"))
     st.button("Ignore this target", key="triage_ignore", icon=":material/visibility_off:", on_click=_ignore,
               shortcut="I",
-              args=(repo, target, refs), help="A test double, generated code...: no edge, no stub.")
+              args=(repo, target, refs, sj), help="A test double, generated code...: no edge, no stub.")
 
 
 def _step(uids: list[str], by: int) -> None:
     at = uids.index(st.session_state["triage_pick"]) if st.session_state.get("triage_pick") in uids else 0
     st.session_state["triage_pick"] = uids[(at + by) % len(uids)]
     st.session_state.pop(PENDING, None)
+    for k in SCOPE_KEYS[1:]:  # a file or call site of the last stub means nothing for the next
+        st.session_state.pop(k, None)
 
 
 def _queue(uids: list[str]) -> None:
@@ -263,12 +281,47 @@ def _stubs_tab(store: Any, repo: str | None, roots: dict[str, str | None]) -> No
         return
     all_sites = triage.call_sites(store, [uid], ALL_SITES).get(uid, [])
     _pending(row.target_identifier, all_sites)
+    scope = _scope_picker(all_sites)
     st.text_input("Note for the log (optional)", key="triage_note")
     left, right = st.columns(2)
     with left:
         _call_sites(store, stub, row.references, roots)
     with right:
-        _candidates(store, stub, roots, row.references, all_sites)
+        _candidates(store, stub, roots, all_sites, scope)
+
+
+def _scope_picker(sites: list[triage.CallSite]) -> Scope:
+    """Which call sites of the stub the decision buttons act on: every one, one calling
+    file, one folder, or chosen call sites; says how many and what changes."""
+    files = sorted({s.file for s in sites if s.file})
+    folders = sorted({str(PurePosixPath(f).parent) for f in files} - {"."})
+    if st.session_state.get("triage_scope") not in SCOPES:
+        st.session_state["triage_scope"] = SCOPES[0]
+    c1, c2 = st.columns([3, 5], vertical_alignment="bottom")
+    kind = c1.radio("Decide for", SCOPES, key="triage_scope", horizontal=True)
+    scope = Scope()
+    if kind == SCOPES[1] and files:
+        if st.session_state.get("triage_scope_file") not in files:
+            st.session_state["triage_scope_file"] = files[0]
+        scope = Scope.of(files=[c2.selectbox("Calling file", files, key="triage_scope_file")])
+    elif kind == SCOPES[2] and folders:
+        if st.session_state.get("triage_scope_folder") not in folders:
+            st.session_state["triage_scope_folder"] = folders[0]
+        scope = Scope.of(folders=[c2.selectbox("Folder (and below)", folders, key="triage_scope_folder")])
+    elif kind == SCOPES[3]:
+        by_key = {f"{s.file}:{s.line}|{s.source_uid}": s for s in sites}
+        keep = [k for k in st.session_state.get("triage_scope_sites") or [] if k in by_key]
+        st.session_state["triage_scope_sites"] = keep
+        picked = c2.multiselect("Call sites", list(by_key), key="triage_scope_sites",
+                                format_func=lambda k: f"{k.split('|')[0]} · {by_key[k].source}")
+        scope = Scope.of(sites=[(by_key[k].file, by_key[k].line, by_key[k].source_uid) for k in picked])
+        if not picked:
+            st.caption("Choose the call sites above; until then the buttons act on every call site.")
+    pv = preview(scope.select(sites))
+    st.caption(f"Decisions below act on **{scope.label()}**: {pv.call_sites} call site(s) from {pv.callers} "
+               f"calling symbol(s) in {pv.files} file(s), so {pv.callers} impact answer(s) change"
+               + (f"; more than {CONFIRM_ABOVE} asks for a confirmation." if pv.call_sites > CONFIRM_ABOVE else "."))
+    return scope
 
 
 def _bulk_tab(store: Any, repo: str | None, names: list[str]) -> None:
@@ -302,7 +355,8 @@ def _log_tab(store: Any, repo: str | None) -> None:
         return
     st.dataframe([{"decided": d.decided_at[:19].replace("T", " "), "by": d.decided_by, "repo": d.repo,
                    "target / pattern": d.key, "action": d.action, "to / library": d.symbol_qualified_name or d.library,
-                   "stubs": len(d.targets), "call sites": d.call_sites, "status": d.status,
+                   "scope": d.scope.label(), "stubs": len(d.targets), "call sites": d.call_sites,
+                   "status": d.status,
                    "undone": f"{d.undone_at[:19].replace('T', ' ')} by {d.undone_by}" if d.undone_at else "",
                    "note": d.note} for d in ds], hide_index=True, key="triage_log")
     if any(d.status == "stale" for d in ds):
@@ -317,10 +371,13 @@ def _log_tab(store: Any, repo: str | None) -> None:
     if st.session_state.get("triage_undo_pick") not in by_uid:
         st.session_state["triage_undo_pick"] = active[0].uid
     pick = st.selectbox("Decision to undo (latest first)", list(by_uid), key="triage_undo_pick",
-                        format_func=lambda u: f"{by_uid[u].key} — {by_uid[u].action} ({by_uid[u].repo}, "
-                                              f"{by_uid[u].decided_by}, {by_uid[u].decided_at[:19]})")
+                        format_func=lambda u: f"{by_uid[u].key} — {by_uid[u].action}"
+                                              + ("" if by_uid[u].scope.everything else f" on {by_uid[u].scope.label()}")
+                                              + f" ({by_uid[u].repo}, {by_uid[u].decided_by}, "
+                                                f"{by_uid[u].decided_at[:19]})")
     d = by_uid[pick]
-    st.button("Undo", key="triage_undo", icon=":material/undo:", on_click=_undo, args=(d.repo, d.key), shortcut="U")
+    st.button("Undo", key="triage_undo", icon=":material/undo:", on_click=_undo, args=(d.repo, d.key, d.uid),
+              shortcut="U")
 
 
 def body() -> None:

@@ -193,6 +193,25 @@ def test_triage_decisions_round_trip(tmp_path: Path) -> None:
         assert c.post("/api/triage/decisions", json={"action": "explode", "target": "x"}).status_code == 422
 
 
+def test_triage_decision_on_some_call_sites(tmp_path: Path) -> None:
+    s = index_golden(tmp_path)
+    with TestClient(create_app(s)) as c:
+        bad = c.post("/api/triage/decisions", json={"action": "ignore", "target": "mailer.send_receipt",
+                                                    "folders": ["../elsewhere"]})
+        assert bad.status_code == 400 and "leaves the repo root" in bad.json()["error"]
+        none = c.post("/api/triage/decisions", json={"action": "ignore", "target": "mailer.send_receipt",
+                                                     "files": ["shop/models.py"]})
+        assert none.status_code == 400 and "no unresolved call site" in none.json()["error"]
+        d = c.post("/api/triage/decisions", json={"action": "ignore", "target": "mailer.send_receipt",
+                                                  "files": ["shop/service.py"]})
+        assert d.status_code == 200, d.text
+        assert (d.json()["scope"]["files"], d.json()["scope_label"], d.json()["call_sites"]) == (
+            ["shop/service.py"], "file shop/service.py", 1)
+        undone = c.post("/api/triage/decisions", json={"action": "undo", "target": "mailer.send_receipt",
+                                                       "uid": d.json()["uid"]})
+        assert undone.status_code == 200 and undone.json()["status"] == "undone"
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

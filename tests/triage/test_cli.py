@@ -67,6 +67,40 @@ def test_triage_commands_end_to_end(src: Path) -> None:
     assert [x["key"] for x in cg("triage", "log", "--active", "--json")] == ["helper_missing", "save"]
 
 
+def test_triage_decisions_on_a_file_a_folder_and_a_call_site(src: Path) -> None:
+    shown = cg("triage", "show", "requests.get", "--file", "app/client.py", "--json")
+    assert shown["decision_would_take"] == {"scope": "file app/client.py", "call_sites": 1, "of": 2,
+                                            "calling_symbols": 1, "files": 1}
+    assert [(c["file"], c["line"]) for c in shown["call_sites"]] == [("app/client.py", 6)]
+    d = cg("triage", "external", "requests.get", "--library", "requests", "--file", "app/client.py", "--json")
+    assert (d["call_sites"], d["scope"]["files"], d["scope_label"]) == (1, ["app/client.py"], "file app/client.py")
+    d = cg("triage", "resolve", "save", "--to", "app.store.save", "--site", "app/service.py:13", "--json")
+    assert (d["call_sites"], [(x["file"], x["line"]) for x in d["scope"]["sites"]]) == (1, [("app/service.py", 13)])
+    d = cg("triage", "ignore", "save", "--folder", "app", "--json")  # the call site left in app/
+    assert (d["call_sites"], d["scope"]["folders"]) == (1, ["app"])
+    stubs = {s["target_identifier"]: s["references"] for s in cg("triage", "list", "--json")["stubs"]}
+    assert "save" not in stubs and stubs["requests.get"] == 1
+
+    # Re-index: the scoped decisions are re-applied per call site.
+    (src / "app" / "audit.py").write_text(FILES["app/audit.py"] + "\n\ndef purge(e):\n    return e\n", "utf-8")
+    cg("index", str(src), "--repo", "app", "--no-embed", "--json")
+    stubs = {s["target_identifier"]: s["references"] for s in cg("triage", "list", "--json")["stubs"]}
+    assert "save" not in stubs and stubs["requests.get"] == 1
+    callers = cg("callers", "app.store.save", "--json")["callers"]
+    assert sorted((c["node"]["qualified_name"], c["evidence_line"]) for c in callers) == [
+        ("app.service.cancel", 13), ("app.service.place", 9)]
+
+    out = cg("triage", "undo", "save", "--site", "app/service.py:7", code=2)
+    assert "no active triage decision on 'save' on call site app/service.py:7" in out
+    undone = cg("triage", "undo", "save", "--site", "app/service.py:13", "--json")
+    assert undone["status"] == "undone" and undone["action"] == "resolve"
+    # The folder decision still standing covers that call site now, as the next index run would.
+    assert "save" not in {s["target_identifier"] for s in cg("triage", "list", "--json")["stubs"]}
+    assert "folder app/" in [x["scope_label"] for x in cg("triage", "log", "--active", "--json")]
+    assert cg("triage", "undo", "save", "--json")["scope_label"] == "folder app/"  # the latest on save
+    assert cg("triage", "show", "save", "--json")["decision_would_take"]["call_sites"] == 2
+
+
 def test_triage_errors_are_one_line_with_exit_2(src: Path) -> None:
     out = cg("triage", "resolve", "save", "--to", "no.such.symbol", code=2)
     assert "error: no symbol with qualified name 'no.such.symbol'" in out

@@ -296,3 +296,56 @@ def test_triage_queue_walks_the_stubs(site: Tree) -> None:
     assert second != first and any("Stub 2 of 5" in c.value for c in at.caption)
     at.button(key="triage_prev").click().run()
     assert clean(at).selectbox(key="triage_pick").value == first
+
+
+def test_triage_decides_for_a_calling_file_with_its_own_count_and_undoes_it(site: Tree) -> None:
+    # 60 calls of `cfg.get` in settings.py and 3 in app/more/extra.py: only the chosen file's count matters.
+    site.write("app/settings.py", "def read(cfg):\n" + "".join(f"    cfg.get('k{i}')\n" for i in range(60)))
+    site.write("app/more/extra.py", "def more(cfg):\n" + "".join(f"    cfg.get('m{i}')\n" for i in range(3)))
+    site.index()
+    before = derived_edges(site.graph, site.repo)
+    at = clean(open_app("triage.py"))
+    at.selectbox(key="triage_pick").set_value(stub_uid(site.repo, "get")).run()
+    at.radio(key="triage_scope").set_value("a calling file").run()
+    at.selectbox(key="triage_scope_file").set_value("app/more/extra.py").run()
+    clean(at)
+    assert any("act on **file app/more/extra.py**: 3 call site(s) from 1 calling symbol(s) in 1 file(s), so 1 "
+               "impact answer(s) change." in c.value for c in at.caption)
+    at.button(key="triage_ignore").click().run()  # 3 call sites: no confirmation
+    clean(at)
+    assert stubs(site.graph, site.repo)["get"] == 60
+    assert any(s.value.startswith("`get` on file app/more/extra.py ignored: 1 stub(s), 3 call site(s)")
+               for s in at.success)
+    [d] = triage.decision_list(site.graph, site.repo)
+    assert (d.scope.files, d.call_sites) == (("app/more/extra.py",), 3)
+
+    # The folder of settings.py holds 60 call sites of its own: confirmation counts those only.
+    at.radio(key="triage_scope").set_value("a folder").run()
+    at.selectbox(key="triage_scope_folder").set_value("app").run()
+    at.button(key="triage_builtin").click().run()
+    clean(at)
+    [confirm] = [w.value for w in at.warning if w.value.startswith("Confirm:")]
+    assert "on folder app/" in confirm and "**60 call sites**" in confirm
+    at.button(key="triage_cancel").click().run()
+    assert clean(at) and stubs(site.graph, site.repo)["get"] == 60
+
+    # Chosen call sites: two of settings.py.
+    at.radio(key="triage_scope").set_value("chosen call sites").run()
+    pick = at.multiselect(key="triage_scope_sites")
+    read = triage.find_symbol(site.graph, "app.settings.read", site.repo).uid
+    assert len(pick.options) == 60 and "app/settings.py:2 · app.settings.read" in pick.options
+    pick.set_value([f"app/settings.py:2|{read}", f"app/settings.py:3|{read}"]).run()
+    at.button(key="triage_ignore").click().run()
+    clean(at)
+    assert stubs(site.graph, site.repo)["get"] == 58
+    log = table_with(at, "scope")
+    assert sorted(r["scope"] for r in log) == ["2 call sites", "file app/more/extra.py"]
+
+    # Undo preselects the latest (the two call sites) and leaves the file decision alone.
+    at.button(key="triage_undo").click().run()
+    clean(at)
+    assert stubs(site.graph, site.repo)["get"] == 60
+    [left] = triage.decision_list(site.graph, site.repo, include_undone=False)
+    assert left.scope.files == ("app/more/extra.py",)
+    triage.undo(site.graph, site.repo, "get")
+    assert derived_edges(site.graph, site.repo) == before
