@@ -8,6 +8,13 @@ extractor and chunker. "before" is ``codegraph/core/elastic_search.py`` as it wa
 fresh index, in batches of 2,000 chunks as the pipeline writes them; medians and the
 ratio after/before. Needs Elasticsearch (``make services`` writes .codegraph/services.env).
 
+Chunks carry their BM25 terms (``Chunk.terms``) as the pipeline's extraction workers
+compute them; a "before" module that ignores them computes them itself (that is part of
+its cost). Besides wall-clock chunks/s, each figure is given per CPU-second of this
+process plus the Elasticsearch server (its JVM found by pid): on the shared 2-core machine
+wall clock follows the other load, CPU time much less. The 1-minute load average is
+printed next to every run.
+
     .venv/bin/python bench/bench_es_bulk.py [--files 300] [--runs 3] [--before REF]
 """
 
@@ -15,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import statistics
 import subprocess
 import sys
@@ -30,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from codegraph.core.models import Chunk  # noqa: E402
+from codegraph.core.retrieval import chunk_terms  # noqa: E402
 from codegraph.indexer.chunks import chunks_for_file  # noqa: E402
 from codegraph.indexer.extract import extract_source  # noqa: E402
 from tests.services import service_settings  # noqa: E402
@@ -61,29 +70,49 @@ def real_chunks(files: int) -> list[Chunk]:
         data = p.read_bytes()
         fx = extract_source(REPO, p.relative_to(root).as_posix(), "python", data)
         out += chunks_for_file(fx, data.decode("utf-8", "replace"))
+    for c in out:
+        c.terms = chunk_terms(c)  # as the extraction workers do (codegraph.indexer.pipeline)
     return out
 
 
+def server_pid() -> str:
+    """pid of the local Elasticsearch JVM ('' when not found)."""
+    out = subprocess.run(["pgrep", "-f", "org.elasticsearch.bootstrap.Elasticsearch"],
+                         capture_output=True, text=True).stdout.split()
+    return out[0] if out else ""
+
+
+def cpu_now(pid: str) -> float:
+    """CPU seconds of this process plus the server's so far (server 0 when unknown)."""
+    own = time.process_time()
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return own + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return own
+
+
 def one_run(cls: Any, url: str, prefix: str, repo: str, chunks: list[Chunk],
-            vectors: dict[str, np.ndarray]) -> tuple[float, float]:
-    """(upsert chunks/s, set_vectors chunks/s) into a fresh index."""
+            vectors: dict[str, np.ndarray], pid: str) -> tuple[float, float, float, float]:
+    """(upsert chunks/s, set_vectors chunks/s, upsert chunks per CPU-second, set_vectors
+    chunks per CPU-second) into a fresh index; CPU = this process + the server."""
     ix = cls(url, prefix)
     ix.ensure_schema()
     ix.delete_repo(repo)
     mine = chunks
-    t = time.perf_counter()
+    t, c = time.perf_counter(), cpu_now(pid)
     for i in range(0, len(mine), BATCH):
         ix.upsert_chunks(mine[i:i + BATCH])
-    up = len(mine) / (time.perf_counter() - t)
-    t = time.perf_counter()
+    wall, cpu = time.perf_counter() - t, cpu_now(pid) - c
+    t, c = time.perf_counter(), cpu_now(pid)
     items = list(vectors.items())
     for i in range(0, len(items), 256):  # the embed phase's batch
         ix.set_vectors(dict(items[i:i + 256]))
-    vec = len(items) / (time.perf_counter() - t)
+    vwall, vcpu = time.perf_counter() - t, cpu_now(pid) - c
     assert ix.stats(repo)["chunks"] == len(mine), "not every chunk was stored"
     ix.delete_repo(repo)
     ix.close()
-    return up, vec
+    return len(mine) / wall, len(items) / vwall, len(mine) / max(cpu, 1e-9), len(items) / max(vcpu, 1e-9)
 
 
 def main() -> None:
@@ -106,17 +135,25 @@ def main() -> None:
     vectors = {c.chunk_id: rng.normal(size=384).astype(np.float32) for c in chunks[: args.vectors]}
     print(f"{len(chunks)} real chunks from {args.files} standard-library files; {len(vectors)} vectors; "
           f"Elasticsearch {settings.search}; before = {args.before}")
-    res: dict[str, list[tuple[float, float]]] = {"after": [], "before": []}
-    for _ in range(args.runs):
-        res["after"].append(one_run(ElasticsearchIndex, settings.search, "cgbench", repo, chunks, vectors))
-        res["before"].append(one_run(before, settings.search, "cgbenchold", repo, chunks, vectors))
-    print(f"runs: {args.runs} per side, alternating after/before; wall clock, this process + the server\n")
-    print(f"{'figure':32} {'after':>10} {'before':>10} {'ratio':>6}")
-    for i, name in enumerate(("upsert_chunks chunks/s (new)", "set_vectors chunks/s")):
+    pid = server_pid()
+    res: dict[str, list[tuple[float, float, float, float]]] = {"after": [], "before": []}
+    for run in range(args.runs):
+        for side, cls, prefix in (("after", ElasticsearchIndex, "cgbench"), ("before", before, "cgbenchold")):
+            r = one_run(cls, settings.search, prefix, repo, chunks, vectors, pid)
+            res[side].append(r)
+            print(f"run {run + 1} {side:6}: upsert {r[0]:7,.0f} chunks/s ({r[2]:7,.0f} per CPU-s), "
+                  f"set_vectors {r[1]:6,.0f} chunks/s ({r[3]:6,.0f} per CPU-s); load average "
+                  f"{os.getloadavg()[0]:.1f}", flush=True)
+    print(f"runs: {args.runs} per side, alternating after/before; wall clock and CPU of this process + "
+          f"the server{' (pid ' + pid + ')' if pid else ' (server pid not found: client CPU only)'}\n")
+    print(f"{'figure':40} {'after':>10} {'before':>10} {'ratio':>6}")
+    names = ("upsert_chunks chunks/s (new)", "set_vectors chunks/s",
+             "upsert_chunks chunks per CPU-s", "set_vectors chunks per CPU-s")
+    for i, name in enumerate(names):
         a = statistics.median(r[i] for r in res["after"])
         b = statistics.median(r[i] for r in res["before"])
-        print(f"{name:32} {a:10,.0f} {b:10,.0f} {a / b:6.2f}")
-
+        print(f"{name:40} {a:10,.0f} {b:10,.0f} {a / b:6.2f}")
+    print(f"load average (1 min) at the end: {os.getloadavg()[0]:.1f}")
 
 if __name__ == "__main__":
     main()

@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import numpy as np
@@ -40,6 +41,7 @@ from elasticsearch import (
     helpers,
 )
 from elasticsearch.helpers import BulkIndexError
+from elasticsearch.serializer import JsonSerializer, OrjsonSerializer
 from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponential
 
 from codegraph.core.errors import StoreUnavailable
@@ -51,6 +53,7 @@ KIND = "code"
 _PAGE = 5000  # hits per search page (below index.max_result_window = 10,000)
 _BULK_CHUNK = 1000  # actions per bulk request (and at most _BULK_BYTES)
 _BULK_BYTES = 20 * 1024 * 1024
+_BULK_IN_FLIGHT = 2  # bulk requests sent at once: one per core of the 2-core target machine
 T = TypeVar("T")
 
 _TRANSIENT_STATUS = {429, 502, 503, 504}
@@ -76,7 +79,22 @@ _MAPPINGS: dict[str, Any] = {
         },
     },
 }
+# BM25 needs term frequencies and norms only (no phrase queries): positions are not indexed.
+for _f in ("text", "identifiers", "name", "qualified_name"):
+    _MAPPINGS["properties"][_f]["index_options"] = "freqs"
 _SOURCE_NO_VECTOR = {"excludes": ["vector"]}
+
+
+class _Serializer(OrjsonSerializer):
+    """orjson for request and response bodies (bulk bodies and 384-float vectors encode
+    several times faster than with the stdlib); a value orjson refuses (a lone surrogate
+    in a decoded file, an int past 64 bits) falls back to the client's stdlib encoder."""
+
+    def json_dumps(self, data: Any) -> bytes:
+        try:
+            return super().json_dumps(data)
+        except TypeError:  # orjson.JSONEncodeError
+            return JsonSerializer.json_dumps(self, data)
 
 
 def _transient(e: BaseException) -> bool:
@@ -140,7 +158,8 @@ class ElasticsearchIndex:
         self.kind = kind
         self._request_timeout = request_timeout
         self._kinds: dict[str, ElasticsearchIndex] = {}
-        self.client = Elasticsearch(url, request_timeout=request_timeout, max_retries=0, retry_on_timeout=False)
+        self.client = Elasticsearch(url, request_timeout=request_timeout, max_retries=0, retry_on_timeout=False,
+                                    serializer=_Serializer())
         self._attempts = attempts
         self._ready: set[str] = set()  # indices known to exist with our mapping
         # _id -> index of chunks recently read, so that set_vectors after
@@ -225,17 +244,28 @@ class ElasticsearchIndex:
             after = hits[-1]["sort"]
 
     def _bulk(self, actions: list[dict[str, Any]], ignore_missing: bool = False) -> None:
-        """Bulk write (requests of ``_BULK_CHUNK`` actions, at most ``_BULK_BYTES``);
-        ``ignore_missing``: a 404 item (document or index gone) is not an error. One
-        request at a time: two in flight (``parallel_bulk``) measured slower on the shared
-        2-core machine in 2 of 3 runs of bench/bench_es_bulk.py."""
+        """Bulk write: requests of ``_BULK_CHUNK`` actions (at most ``_BULK_BYTES``), up
+        to ``_BULK_IN_FLIGHT`` at once, each retried on 429 by the helper; ``ignore_missing``:
+        a 404 item (document or index gone) is not an error. Actions of one call name
+        distinct documents (callers dedupe by id), so their order does not matter.
+        Raises RuntimeError naming the first rejected document."""
         if not actions:
             return
-        try:
+        parts = [actions[i:i + _BULK_CHUNK] for i in range(0, len(actions), _BULK_CHUNK)]
+
+        def send(part: list[dict[str, Any]]) -> None:
             self._call(
-                helpers.bulk, self.client, actions, chunk_size=_BULK_CHUNK, max_chunk_bytes=_BULK_BYTES,
+                helpers.bulk, self.client, part, chunk_size=_BULK_CHUNK, max_chunk_bytes=_BULK_BYTES,
                 max_retries=3, initial_backoff=0.5, ignore_status=(404,) if ignore_missing else (),
             )
+        try:
+            if len(parts) == 1:
+                send(parts[0])
+            else:
+                # The server indexes one request per write thread: two in flight keep both
+                # cores busy, and the client encodes the next request while one is indexed.
+                with ThreadPoolExecutor(_BULK_IN_FLIGHT, thread_name_prefix="codegraph-bulk") as pool:
+                    list(pool.map(send, parts))
         except BulkIndexError as e:
             first = e.errors[0] if e.errors else {}
             raise RuntimeError(f"Elasticsearch rejected {len(e.errors)} document(s); first: {str(first)[:300]}") from e
@@ -364,13 +394,15 @@ class ElasticsearchIndex:
         Refreshes, so chunks_missing_vectors no longer returns them."""
         if not vectors:
             return
-        bodies: dict[str, list[float]] = {}
+        bodies: dict[str, np.ndarray] = {}
         for cid, v in vectors.items():
             a = np.asarray(v, dtype=np.float32).reshape(-1)
             if a.shape != (DIM,):
                 raise ValueError(f"vector for {cid} has shape {a.shape}, expected ({DIM},)")
             norm = float(np.linalg.norm(a))
-            bodies[doc_id(cid)] = (a / norm if norm > 0 else a).tolist()
+            # float64: its text parses back to exactly this float32 (a float32's shortest text
+            # parsed as a double and rounded could differ); orjson encodes the array itself.
+            bodies[doc_id(cid)] = (a / norm if norm > 0 else a).astype(np.float64)
         where = {did: self._where[did] for did in bodies if did in self._where}
         unknown = [did for did in bodies if did not in where]
         if unknown:

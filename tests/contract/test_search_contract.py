@@ -344,6 +344,23 @@ def test_knn_returns_nearest(index: SearchIndex, srepo: str) -> None:
     assert index.knn(vecs[0], 3, repo="no-such-repo-xyz") == []
 
 
+def test_vectors_for_thousands_of_chunks_in_one_call(index: SearchIndex, srepo: str) -> None:
+    # More than one bulk request (Elasticsearch sends several at once): every vector lands,
+    # exactly, on its own chunk.
+    rng = np.random.default_rng(8)
+    cs = [mk(srepo, f"w/{i // 100}.py", f"w.g{i}", f"def g{i}(): pass") for i in range(2_500)]
+    vecs = unit(rng, len(cs))
+    index.upsert_chunks(cs)
+    index.set_vectors({c.chunk_id: v for c, v in zip(cs, vecs, strict=True)})
+    assert index.stats(srepo)["with_vectors"] == len(cs)
+    assert index.chunks_missing_vectors(srepo) == []
+    for probe in (0, 1_234, 2_499):
+        got = index.knn(vecs[probe], 3, repo=srepo)
+        sims = vecs @ vecs[probe]
+        assert ids(got) == [cs[i].chunk_id for i in np.argsort(-sims)[:3]]
+        assert got[0][1] == pytest.approx(1.0, abs=1e-5)
+
+
 def test_missing_vectors_drain_as_vectors_are_set(index: SearchIndex, srepo: str) -> None:
     cs = corpus(srepo)
     index.upsert_chunks(cs)
