@@ -41,8 +41,13 @@ from elasticsearch import (
     helpers,
 )
 from elasticsearch.helpers import BulkIndexError
-from elasticsearch.serializer import JsonSerializer, OrjsonSerializer
+from elasticsearch.serializer import JsonSerializer
 from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponential
+
+try:  # orjson is a dependency; a venv installed before it was added still works, slower
+    from elasticsearch.serializer import OrjsonSerializer as _Fast
+except ImportError:  # pragma: no cover
+    _Fast = JsonSerializer  # type: ignore[misc,assignment]
 
 from codegraph.core.errors import StoreUnavailable
 from codegraph.core.models import Chunk
@@ -85,7 +90,7 @@ for _f in ("text", "identifiers", "name", "qualified_name"):
 _SOURCE_NO_VECTOR = {"excludes": ["vector"]}
 
 
-class _Serializer(OrjsonSerializer):
+class _Serializer(_Fast):
     """orjson for request and response bodies (bulk bodies and 384-float vectors encode
     several times faster than with the stdlib); a value orjson refuses (a lone surrogate
     in a decoded file, an int past 64 bits) falls back to the client's stdlib encoder."""
