@@ -26,7 +26,6 @@ parsed as C++ and its File record says ``cpp``.
 
 from __future__ import annotations
 
-import bisect
 from typing import Any
 
 from tree_sitter import Node as TSNode
@@ -34,17 +33,6 @@ from tree_sitter import Node as TSNode
 from codegraph.core.models import SymbolRecord
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages import language_for
-from codegraph.indexer.languages._common import (
-    Event,
-    define_sweep,
-    document_order,
-    file_record,
-    head_signature,
-    keep_once,
-    norm,
-    path_module_symbol,
-    reference_sweep,
-)
 from codegraph.indexer.languages.cpp_model import (
     EXTERNAL_NS,
     HEADER_EXT,
@@ -56,7 +44,17 @@ from codegraph.indexer.languages.cpp_model import (
 from codegraph.indexer.languages.cpp_names import _Names
 from codegraph.indexer.languages.cpp_refs import _References
 from codegraph.indexer.languages.cpp_source import CPP_MARKERS, _is_test_path, _preclean
-from codegraph.indexer.records import FileExtraction, Reference
+from codegraph.indexer.languages.skeleton import (
+    Builder,
+    Comments,
+    Event,
+    define_sweep,
+    document_order,
+    head_signature,
+    norm,
+    reference_sweep,
+)
+from codegraph.indexer.records import FileExtraction
 
 
 class _Extractor(_References, _Names):
@@ -66,8 +64,7 @@ class _Extractor(_References, _Names):
         self.src = source
         self.lang = "cpp" if lang == "cpp" else "c"
         self.is_header = path.lower().endswith(HEADER_EXT)
-        self.symbols: list[SymbolRecord] = []
-        self.refs: list[Reference] = []
+        self.b: Builder  # set by run(): the file's records
         self.scope_of: dict[int, _Scope] = {}
         self.access: dict[int, str] = {}  # class member node id -> public/protected/private
         self.fields: dict[str, dict[str, TSNode]] = {}  # class qn -> field name -> type node
@@ -76,9 +73,7 @@ class _Extractor(_References, _Names):
         self.using_decl: dict[str, tuple[str, ...]] = {}
         self.include_paths: list[str] = []  # candidate files of quoted includes
         self.classes: set[str] = set()  # class qns defined in this file
-        self.seen: dict[tuple[str, str], SymbolRecord] = {}
-        self.comments: list[TSNode] = []
-        self.comment_starts: list[int] = []
+        self.comments = Comments(())
         self.cand_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], list[dict[str, Any]]] = {}
 
     # -- parsing -------------------------------------------------------------------
@@ -99,30 +94,14 @@ class _Extractor(_References, _Names):
     # -- symbols -------------------------------------------------------------------
     def _symbol(self, node: TSNode, kind: str, qn: str, name: str, params: str, parent: str | None,
                 visibility: str, head_end: int | None = None) -> SymbolRecord:
-        s = SymbolRecord(
-            repo=self.repo, qualified_name=qn, signature_hash=ts.signature_hash(kind, qn, params), name=name,
-            kind=kind, language=self.lang, language_kind=node.type, file=self.path, line=ts.line(node),
-            end_line=ts.end_line(node), visibility=visibility,
-            content_hash=ts.content_hash(self.src[node.start_byte:node.end_byte]),
-            signature=head_signature(self.src, node, head_end), docstring=self._doc(node), parent=parent,
-        )
-        return keep_once(self.seen, self.symbols, s)  # the same definition in another #if branch: one symbol
+        # the same definition in another #if branch: one symbol (Builder.keep)
+        return self.b.define(node, kind, qn, name, sig_key=params, visibility=visibility, parent=parent,
+                             signature=head_signature(self.src, node, head_end), docstring=self._doc(node))
 
     def _doc(self, node: TSNode) -> str:
-        """Comments on the lines right above ``node`` (or its `template <...>` line).
-        Taken from the captured comments: sibling walks cost O(n) per definition."""
+        """Comments on the lines right above ``node`` (or its `template <...>` line)."""
         anchor = node.parent if node.parent is not None and node.parent.type == "template_declaration" else node
-        i = bisect.bisect_left(self.comment_starts, anchor.start_byte) - 1
-        row = anchor.start_point[0]
-        lines: list[str] = []
-        while i >= 0:
-            c = self.comments[i]
-            if c.end_point[0] < row - 1 or c.end_byte > anchor.start_byte:
-                break
-            lines.append(ts.text(c))
-            row = c.start_point[0]
-            i -= 1
-        return "\n".join(reversed(lines))[:2000]
+        return "\n".join(ts.text(c) for c in self.comments.run_above(anchor))[:2000]
 
     def _param_types(self, params: TSNode | None, fdecl: TSNode | None = None) -> str:
         """Parameter types only (names and defaults dropped) plus the method's cv /
@@ -173,13 +152,10 @@ class _Extractor(_References, _Names):
         tree, grammar = self._parse()
         self.lang = grammar
         root = tree.root_node
-        fr, msgs = file_record(self.repo, self.path, grammar, self.src, root, _is_test_path(self.path))
-        fsym = path_module_symbol(fr, "translation_unit", root)
-        self.symbols.append(fsym)
+        self.b = Builder(self.repo, self.path, grammar, self.src, root, is_test=_is_test_path(self.path))
+        fsym = self.b.module(language_kind="translation_unit")
         caps = ts.captures(grammar, "tags", root)
-        # Captures do not come back in document order; the docstring lookup bisects by position.
-        self.comments = sorted(caps.pop("comment", ()), key=lambda n: n.start_byte)
-        self.comment_starts = [c.start_byte for c in self.comments]
+        self.comments = Comments(caps.pop("comment", ()))
         events = document_order(caps)
         file_scope = _Scope(len(self.src) + 1, "file", (), self.path, fsym.signature_hash)
         self._prescan(events)
@@ -187,7 +163,7 @@ class _Extractor(_References, _Names):
         reference_sweep(events, file_scope, self.scope_of, self._opened, {
             "call": self._call, "new": self._new, "decl": self._declaration, "param": self._param,
         })
-        return FileExtraction(file=fr, symbols=self.symbols, references=self.refs, errors=msgs)
+        return self.b.fx
 
     def _define_event(self, cap: str, node: TSNode, sc: _Scope) -> _Scope | None:
         return self._define(cap, node, sc) if cap.startswith("def.") else None

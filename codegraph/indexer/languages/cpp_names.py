@@ -17,7 +17,6 @@ from codegraph.indexer.languages.cpp_model import (
     SMART_POINTERS,
     _Scope,
 )
-from codegraph.indexer.records import Reference
 
 
 class _Names:
@@ -50,10 +49,8 @@ class _Names:
         cands = [c for c in dict.fromkeys(cands) if not c.startswith("..") and c != self.path]
         if not system:
             self.include_paths.extend(cands)  # where static inline helpers may come from
-        self.refs.append(Reference(
-            IMPORTS, self.path, raw if system else inc, self.path, ts.line(node), "", "file",
-            {"candidates": [{"path": c, "how": "import"} for c in cands], "names": [inc]},
-        ))
+        self.b.file_reference(IMPORTS, raw if system else inc, node,
+                              {"candidates": [{"path": c, "how": "import"} for c in cands], "names": [inc]})
 
     def _using(self, node: TSNode) -> None:
         is_ns = any(c.type == "namespace" for c in node.children)

@@ -11,9 +11,6 @@ from tree_sitter import Node as TSNode
 
 from codegraph.core.models import CALLS, EXTENDS
 from codegraph.indexer import treesitter as ts
-from codegraph.indexer.languages._common import (
-    ref_extra,
-)
 from codegraph.indexer.languages.cpp_model import (
     EXTERNAL_NS,
     LIBC,
@@ -23,8 +20,8 @@ from codegraph.indexer.languages.cpp_model import (
     _call_arity,
     _Scope,
 )
+from codegraph.indexer.languages.skeleton import hints
 from codegraph.indexer.overloads import call_arguments, literal_types
-from codegraph.indexer.records import Reference
 
 
 class _References:
@@ -33,7 +30,7 @@ class _References:
     # -- references ----------------------------------------------------------------
     def _ref(self, rtype: str, sc: _Scope, target: str, node: TSNode, cands: list[dict[str, Any]], *,
              name: str | None = None, name_kinds: list[str] | None = None, optional: bool = False) -> None:
-        ex = ref_extra(cands, name, name_kinds, optional, {})
+        ex = hints(cands, name, name_kinds, optional)
         if rtype == CALLS and self.lang == "cpp":
             n = _call_arity(node)
             if n is not None:
@@ -41,7 +38,7 @@ class _References:
                 kinds = literal_types(call_arguments(node)) if node.type != "init_declarator" else []
                 if any(kinds):
                     ex["arg_types"] = kinds  # and those these literal arguments can go to
-        self.refs.append(Reference(rtype, sc.source_qn, target, self.path, ts.line(node), sc.source_sig, "symbol", ex))
+        self.b.reference(rtype, sc.source_qn, sc.source_sig, target, node, ex)
 
     def _bases(self, node: TSNode, sc: _Scope, outer: _Scope) -> None:
         for c in node.named_children:

@@ -17,15 +17,9 @@ from tree_sitter import Node as TSNode
 from codegraph.core.models import EXTENDS, IMPLEMENTS, IMPORTS
 from codegraph.core.overloads import split_params
 from codegraph.indexer import treesitter as ts
-from codegraph.indexer.languages._jvm_like import (
-    LOCAL_CALLABLE,
-    Builder,
-    ClassBasedExtractor,
-    Scope,
-    arity,
-    items,
-    strip_type,
-)
+from codegraph.indexer.languages.class_based import ClassBasedExtractor, Receiver, dotted_text
+from codegraph.indexer.languages.skeleton import query_events, sweep
+from codegraph.indexer.languages.typed import LOCAL_CALLABLE, Scope, TypedBuilder, arity, strip_type
 from codegraph.indexer.records import FileExtraction
 
 LANG = "csharp"
@@ -39,10 +33,6 @@ _LITERALS = {
     "interpolated_string_expression": "string", "integer_literal": "int", "real_literal": "double",
     "character_literal": "char", "boolean_literal": "bool", "predefined_type": "",
 }
-
-
-def _dotted(node: TSNode | None) -> str:
-    return "".join(ts.text(node).split())
 
 
 def _modifiers(node: TSNode) -> set[str]:
@@ -112,7 +102,7 @@ class _CSharp(ClassBasedExtractor):
 
     def __init__(self, repo: str, path: str, source: bytes) -> None:
         root = ts.parse(LANG, source).root_node
-        super().__init__(Builder(repo, path, LANG, source, root, path), root)
+        super().__init__(TypedBuilder(repo, path, LANG, source, root, path), root)
         self.path = path
         self.file_ns = ""
         self.ns_qn: dict[int, str] = {}
@@ -128,14 +118,14 @@ class _CSharp(ClassBasedExtractor):
         return out
 
     def run(self) -> FileExtraction:
-        its = items(LANG, self.root)
-        for cap, n in its:
+        events = query_events(LANG, self.root)
+        for _, _, _, cap, n in events:
             if cap == "using":
                 self._using(n)
             elif cap == "namespace":
                 self._declare_ns(n)
             elif cap == "file_namespace":
-                self.file_ns = _dotted(n.child_by_field_name("name"))
+                self.file_ns = dotted_text(n.child_by_field_name("name"))
             elif cap in ("class", "delegate"):
                 self._declare_class(n)
             elif cap in ("field", "property"):
@@ -150,10 +140,7 @@ class _CSharp(ClassBasedExtractor):
             "foreach": self._foreach, "call": self._call, "new": self._new, "new_implicit": self._new_implicit,
             "ctor_call": self._ctor_call,
         }
-        for cap, n in its:
-            h = handlers.get(cap)
-            if h is not None:
-                h(n, self.stack.at(n))
+        sweep(events, self.stack, handlers)
         return self.b.fx
 
     # -- pre-pass ------------------------------------------------------------------
@@ -161,7 +148,7 @@ class _CSharp(ClassBasedExtractor):
         alias = n.child_by_field_name("name")
         target = next((c for c in n.named_children if c.type in ("identifier", "qualified_name", "generic_name")
                        and c != alias), None)
-        fqn = _dotted(target)
+        fqn = dotted_text(target)
         if not fqn:
             return
         is_static = any(c.type == "static" for c in n.children)
@@ -187,7 +174,7 @@ class _CSharp(ClassBasedExtractor):
             self.local_fns.setdefault(p.id, set()).add(ts.text(n.child_by_field_name("name")))
 
     def _declare_ns(self, n: TSNode) -> None:
-        name = _dotted(n.child_by_field_name("name"))
+        name = dotted_text(n.child_by_field_name("name"))
         p = n.parent
         while p is not None and p.type != "namespace_declaration":
             p = p.parent
@@ -236,7 +223,7 @@ class _CSharp(ClassBasedExtractor):
 
     def _file_namespace(self, n: TSNode, sc: Scope) -> None:
         # Applies to the rest of the file: the declarations are its siblings, not children.
-        self.stack.push(Scope("namespace", sc.qn, self.root.end_byte, sc.sig, ns=_dotted(n.child_by_field_name("name"))))
+        self.stack.push(Scope("namespace", sc.qn, self.root.end_byte, sc.sig, ns=dotted_text(n.child_by_field_name("name"))))
 
     def _class(self, n: TSNode, sc: Scope) -> None:
         qn = self.class_qn[n.id]
@@ -370,7 +357,7 @@ class _CSharp(ClassBasedExtractor):
         self.stack.push(Scope("block", sc.qn, n.end_byte, sc.sig, cls=sc.cls, env=env))
 
     # -- references ----------------------------------------------------------------
-    def _receiver(self, obj: TSNode, sc: Scope) -> tuple[list[tuple[str, str]] | None, str]:
+    def receiver(self, obj: TSNode, sc: Scope) -> Receiver:
         t = obj.type
         if t == "this":
             return [(sc.cls, "self")], sc.cls.rsplit(".", 1)[-1]
@@ -379,24 +366,13 @@ class _CSharp(ClassBasedExtractor):
         if t == "identifier":
             return self.name_receiver(ts.text(obj))
         if t == "member_access_expression":
-            inner = obj.child_by_field_name("expression")
-            fname = _member_name(obj.child_by_field_name("name"))
-            if inner is not None and inner.type == "this":
-                return self.field_receiver([(sc.cls, "self")], fname)
-            dotted = _dotted(obj)
-            head = dotted.split(".", 1)[0]
-            if all(c.type in ("identifier", "member_access_expression") for c in obj.named_children) and \
-                    self.stack.lookup(head) is None and head[:1].isupper():
-                return self.type_candidates(dotted), dotted
-            if inner is not None:
-                return self.field_receiver(self._receiver(inner, sc)[0], fname)
-            return None, fname
-        if t == "object_creation_expression":
-            return self.typed(ts.text(obj.child_by_field_name("type")))
-        if t == "parenthesized_expression" and obj.named_children:
-            return self._receiver(obj.named_children[0], sc)
-        if t == "cast_expression":
-            return self.typed(ts.text(obj.child_by_field_name("type")))
+            return self.access_receiver(obj, sc, obj.child_by_field_name("expression"),
+                                        _member_name(obj.child_by_field_name("name")),
+                                        ("identifier", "member_access_expression"),
+                                        lambda _dotted, head: head[:1].isupper())
+        typed = self.expression_receiver(obj, sc)
+        if typed is not None:
+            return typed
         if t in _LITERALS:
             return [], _LITERALS[t] or ts.text(obj)
         if t in ("generic_name", "qualified_name"):
@@ -428,7 +404,7 @@ class _CSharp(ClassBasedExtractor):
             return
         if obj is None or not member:
             return
-        owners, tname = self._receiver(obj, sc)
+        owners, tname = self.receiver(obj, sc)
         self.emit_call(n, sc, ts.text(obj), owners, tname, member, nargs)
 
     def _new(self, n: TSNode, sc: Scope) -> None:

@@ -29,7 +29,8 @@ from tree_sitter import Node as TSNode
 
 from codegraph.core.models import CALLS, EXTENDS, IMPLEMENTS, IMPORTS
 from codegraph.indexer import treesitter as ts
-from codegraph.indexer.languages._jvm_like import LOCAL_CALLABLE, Builder, Scope, ScopeStack, items, short_target
+from codegraph.indexer.languages.skeleton import query_events, sweep
+from codegraph.indexer.languages.typed import LOCAL_CALLABLE, Scope, TypedBuilder, TypedStack, short_target
 from codegraph.indexer.records import FileExtraction, Reference
 
 LANG = "go"
@@ -91,8 +92,8 @@ class _Go:
     def __init__(self, repo: str, path: str, source: bytes) -> None:
         self.root = ts.parse(LANG, source).root_node
         self.path = path
-        self.b = Builder(repo, path, LANG, source, self.root, path)
-        self.stack = ScopeStack(self.b.module_scope(self.root.end_byte))
+        self.b = TypedBuilder(repo, path, LANG, source, self.root, path)
+        self.stack = TypedStack(self.b.module_scope(self.root.end_byte))
         self.pkg = ""  # qualified-name prefix of this file's package
         self.imports: dict[str, str] = {}  # local name -> import path
         self.dot_imports: list[str] = []
@@ -103,10 +104,10 @@ class _Go:
         self.type_nodes: dict[str, TSNode] = {}
 
     def run(self) -> FileExtraction:
-        its = items(LANG, self.root)
+        events = query_events(LANG, self.root)
         directory = str(PurePosixPath(self.path).parent)
         pkg_name = ""
-        for cap, n in its:  # pre-pass: package, imports, struct fields, result types
+        for _, _, _, cap, n in events:  # pre-pass: package, imports, struct fields, result types
             if cap == "package":
                 pkg_name = ts.text(n.named_children[0]) if n.named_children else ""
             elif cap == "import":
@@ -127,10 +128,7 @@ class _Go:
             "const": self._var, "short_var": self._short_var, "call": self._call, "range": self._range,
             "func_literal": self._func_literal,
         }
-        for cap, n in its:
-            h = handlers.get(cap)
-            if h is not None:
-                h(n, self.stack.at(n))
+        sweep(events, self.stack, handlers)
         self._implements_in_file()
         return self.b.fx
 

@@ -14,14 +14,9 @@ from tree_sitter import Node as TSNode
 from codegraph.core.models import EXTENDS, IMPLEMENTS, IMPORTS
 from codegraph.core.overloads import split_params
 from codegraph.indexer import treesitter as ts
-from codegraph.indexer.languages._jvm_like import (
-    Builder,
-    ClassBasedExtractor,
-    Scope,
-    arity,
-    items,
-    strip_type,
-)
+from codegraph.indexer.languages.class_based import ClassBasedExtractor, Receiver, dotted_text
+from codegraph.indexer.languages.skeleton import query_events, sweep
+from codegraph.indexer.languages.typed import Scope, TypedBuilder, arity, strip_type
 from codegraph.indexer.records import FileExtraction
 
 LANG = "java"
@@ -39,10 +34,6 @@ _LITERAL_TYPES = {
     "string_literal": "String", "text_block": "String", "character_literal": "Character",
     "decimal_integer_literal": "Integer", "class_literal": "Class",
 }
-
-
-def _dotted(node: TSNode | None) -> str:
-    return "".join(ts.text(node).split())
 
 
 def _visibility(node: TSNode, in_interface: bool) -> str:
@@ -94,13 +85,13 @@ def _params(node: TSNode | None) -> tuple[str, dict[str, str]]:
 class _Java(ClassBasedExtractor):
     def __init__(self, repo: str, path: str, source: bytes) -> None:
         root = ts.parse(LANG, source).root_node
-        super().__init__(Builder(repo, path, LANG, source, root, path), root)
+        super().__init__(TypedBuilder(repo, path, LANG, source, root, path), root)
 
     def run(self) -> FileExtraction:
-        its = items(LANG, self.root)
-        for cap, n in its:  # pre-pass: names every later reference may use
+        events = query_events(LANG, self.root)
+        for _, _, _, cap, n in events:  # pre-pass: names every later reference may use
             if cap == "package":
-                self.names.package = _dotted(next((c for c in n.named_children if "identifier" in c.type), None))
+                self.names.package = dotted_text(next((c for c in n.named_children if "identifier" in c.type), None))
             elif cap == "import":
                 self._import(n)
             elif cap == "class":
@@ -112,17 +103,14 @@ class _Java(ClassBasedExtractor):
             "local": self._local, "foreach": self._foreach, "call": self._call, "new": self._new,
             "ctor_call": self._ctor_call, "mref": self._mref,
         }
-        for cap, n in its:
-            h = handlers.get(cap)
-            if h is not None:
-                h(n, self.stack.at(n))
+        sweep(events, self.stack, handlers)
         return self.b.fx
 
     # -- pre-pass ------------------------------------------------------------------
     def _import(self, n: TSNode) -> None:
         is_static = any(c.type == "static" for c in n.children)
         wild = any(c.type == "asterisk" for c in n.children)
-        fqn = _dotted(next((c for c in n.named_children if "identifier" in c.type), None))
+        fqn = dotted_text(next((c for c in n.named_children if "identifier" in c.type), None))
         if not fqn:
             return
         last = fqn.rsplit(".", 1)[-1]
@@ -258,9 +246,7 @@ class _Java(ClassBasedExtractor):
                               env={ts.text(n.child_by_field_name("name")): "" if t == "var" else t}))
 
     # -- references ----------------------------------------------------------------
-    def _receiver(self, obj: TSNode, sc: Scope) -> tuple[list[tuple[str, str]] | None, str]:
-        """Owner candidates of a receiver expression and the type text for the stub id.
-        None: the receiver's type is not visible (name fallback applies)."""
+    def receiver(self, obj: TSNode, sc: Scope) -> Receiver:
         t = obj.type
         if t == "this":
             return [(sc.cls, "self")], sc.cls.rsplit(".", 1)[-1]
@@ -269,24 +255,12 @@ class _Java(ClassBasedExtractor):
         if t == "identifier":
             return self.name_receiver(ts.text(obj))
         if t == "field_access":
-            inner = obj.child_by_field_name("object")
-            fname = ts.text(obj.child_by_field_name("field"))
-            if inner is not None and inner.type == "this":
-                return self.field_receiver([(sc.cls, "self")], fname)
-            dotted = _dotted(obj)
-            head = dotted.split(".", 1)[0]
-            if all(c.type in ("identifier", "field_access") for c in obj.named_children) and \
-                    self.stack.lookup(head) is None and any(p[:1].isupper() for p in dotted.split(".")):
-                return self.type_candidates(dotted), dotted
-            if inner is not None:
-                return self.field_receiver(self._receiver(inner, sc)[0], fname)
-            return None, fname
-        if t == "object_creation_expression":
-            return self.typed(ts.text(obj.child_by_field_name("type")))
-        if t == "parenthesized_expression" and obj.named_children:
-            return self._receiver(obj.named_children[0], sc)
-        if t == "cast_expression":
-            return self.typed(ts.text(obj.child_by_field_name("type")))
+            return self.access_receiver(obj, sc, obj.child_by_field_name("object"),
+                                        ts.text(obj.child_by_field_name("field")), ("identifier", "field_access"),
+                                        lambda dotted, _head: any(p[:1].isupper() for p in dotted.split(".")))
+        typed = self.expression_receiver(obj, sc)
+        if typed is not None:
+            return typed
         if t in _LITERAL_TYPES:
             return [], _LITERAL_TYPES[t]
         if t in ("scoped_type_identifier", "type_identifier", "generic_type"):
@@ -297,7 +271,7 @@ class _Java(ClassBasedExtractor):
         if obj is None:
             self.emit_implicit_call(n, sc, member, nargs)
             return
-        owners, tname = self._receiver(obj, sc)
+        owners, tname = self.receiver(obj, sc)
         self.emit_call(n, sc, ts.text(obj), owners, tname, member, nargs)
 
     def _call(self, n: TSNode, sc: Scope) -> None:

@@ -19,14 +19,9 @@ from tree_sitter import Node as TSNode
 
 from codegraph.core.models import CALLS, EXTENDS, IMPLEMENTS, IMPORTS
 from codegraph.indexer import treesitter as ts
-from codegraph.indexer.languages._jvm_like import (
-    LOCAL_CALLABLE,
-    Builder,
-    ClassBasedExtractor,
-    Scope,
-    items,
-    strip_type,
-)
+from codegraph.indexer.languages.class_based import ClassBasedExtractor, Receiver, dotted_text
+from codegraph.indexer.languages.skeleton import query_events, sweep
+from codegraph.indexer.languages.typed import LOCAL_CALLABLE, Scope, TypedBuilder, strip_type
 from codegraph.indexer.records import FileExtraction
 
 LANG = "kotlin"
@@ -121,22 +116,22 @@ class _Kotlin(ClassBasedExtractor):
 
     def __init__(self, repo: str, path: str, source: bytes) -> None:
         root = ts.parse(LANG, source).root_node
-        super().__init__(Builder(repo, path, LANG, source, root, path), root)
+        super().__init__(TypedBuilder(repo, path, LANG, source, root, path), root)
         self.path = path
         self.local_fns: dict[int, set[str]] = {}
 
     def run(self) -> FileExtraction:
-        its = items(LANG, self.root)
-        for cap, n in its:
+        events = query_events(LANG, self.root)
+        for _, _, _, cap, n in events:
             if cap == "package":
-                self.names.package = "".join(ts.text(_first(n, "identifier")).split())
+                self.names.package = dotted_text(_first(n, "identifier"))
             elif cap == "import":
                 self._import(n)
             elif cap == "class":
                 self._declare_class(n)
             elif cap == "function":
                 self._declare_local_fn(n)
-        for cap, n in its:  # member types after all classes are named
+        for _, _, _, cap, n in events:  # member types after all classes are named
             if cap == "property":
                 self._declare_property(n)
             elif cap == "class":
@@ -146,15 +141,12 @@ class _Kotlin(ClassBasedExtractor):
             "ctor": self._ctor, "property": self._property, "enum_entry": self._enum_entry, "call": self._call,
             "ctor_call": self._ctor_call, "mref": self._mref, "foreach": self._foreach,
         }
-        for cap, n in its:
-            h = handlers.get(cap)
-            if h is not None:
-                h(n, self.stack.at(n))
+        sweep(events, self.stack, handlers)
         return self.b.fx
 
     # -- pre-pass ------------------------------------------------------------------
     def _import(self, n: TSNode) -> None:
-        fqn = "".join(ts.text(_first(n, "identifier")).split())
+        fqn = dotted_text(_first(n, "identifier"))
         if not fqn:
             return
         if _first(n, "wildcard_import") is not None:
@@ -375,7 +367,7 @@ class _Kotlin(ClassBasedExtractor):
                               env={ts.text(_first(vd, "simple_identifier")): _user_type(t)}))
 
     # -- references ----------------------------------------------------------------
-    def _receiver(self, obj: TSNode, sc: Scope) -> tuple[list[tuple[str, str]] | None, str]:
+    def receiver(self, obj: TSNode, sc: Scope) -> Receiver:
         t = obj.type
         if t == "this_expression":
             return ([(sc.cls, "self")], sc.cls.rsplit(".", 1)[-1]) if sc.cls else (None, "this")
@@ -389,7 +381,7 @@ class _Kotlin(ClassBasedExtractor):
             fname = ts.text(_first(suffix, "simple_identifier")) if suffix is not None else ""
             if inner is None or not fname:
                 return None, fname
-            dotted = "".join(ts.text(obj).split())
+            dotted = dotted_text(obj)
             head = dotted.split(".", 1)[0]
             if not any(ch in dotted for ch in "(?!@[") and self.stack.lookup(head) is None:
                 if fname == "Companion":  # companion members are qualified under the class
@@ -398,14 +390,14 @@ class _Kotlin(ClassBasedExtractor):
                     return self.type_candidates(dotted), dotted
             if inner.type == "this_expression":
                 return self.field_receiver([(sc.cls, "self")], fname)
-            return self.field_receiver(self._receiver(inner, sc)[0], fname)
+            return self.field_receiver(self.receiver(inner, sc)[0], fname)
         if t == "call_expression" and obj.named_children and obj.named_children[0].type == "simple_identifier":
             callee = ts.text(obj.named_children[0])
             if callee[:1].isupper() and self.stack.lookup(callee) is None:
                 return self.typed(callee)
             return None, callee
         if t in ("parenthesized_expression", "postfix_expression") and obj.named_children:
-            return self._receiver(obj.named_children[0], sc)
+            return self.receiver(obj.named_children[0], sc)
         if t == "as_expression" and len(obj.named_children) > 1:
             return self.typed(ts.text(obj.named_children[-1]))
         if t in _LITERALS:
@@ -441,7 +433,7 @@ class _Kotlin(ClassBasedExtractor):
         if not member:
             return
         obj = callee.named_children[0]
-        owners, tname = self._receiver(obj, sc)
+        owners, tname = self.receiver(obj, sc)
         if member[:1].isupper() and owners is not None and tname[:1].isupper():
             # ``Outer.Inner(...)`` / ``pkg.Foo(...)``: a constructor of a nested / qualified class
             self._construct(n, sc, f"{tname}.{member}", nargs)
@@ -486,7 +478,7 @@ class _Kotlin(ClassBasedExtractor):
             rt = strip_type(ts.text(recv))
             self.emit_call(n, sc, rt, self.type_candidates(rt), rt, member, None)
         else:
-            owners, tname = self._receiver(recv, sc)
+            owners, tname = self.receiver(recv, sc)
             self.emit_call(n, sc, ts.text(recv), owners, tname, member, None)
 
 

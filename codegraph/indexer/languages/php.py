@@ -27,19 +27,18 @@ from tree_sitter import Node as TSNode
 
 from codegraph.core.models import CALLS, EXTENDS, IMPLEMENTS, IMPORTS, SymbolRecord
 from codegraph.indexer import treesitter as ts
-from codegraph.indexer.languages._common import (
+from codegraph.indexer.languages.skeleton import (
+    Builder,
+    Comments,
     Event,
     define_sweep,
     document_order,
-    file_record,
     head_signature,
-    keep_once,
+    hints,
     norm,
-    path_module_symbol,
-    ref_extra,
     reference_sweep,
 )
-from codegraph.indexer.records import FileExtraction, Reference
+from codegraph.indexer.records import FileExtraction
 
 LANG = "php"
 SOURCE_ROOTS = ("src", "app", "lib", "")
@@ -114,11 +113,8 @@ class _Namespace:
 class _Extractor:
     def __init__(self, repo: str, path: str, source: bytes) -> None:
         self.repo, self.path, self.src = repo, path, source
-        self.symbols: list[SymbolRecord] = []
-        self.comments: list[TSNode] = []
-        self.seen: dict[tuple[str, str], SymbolRecord] = {}
-        self.comment_starts: list[int] = []
-        self.refs: list[Reference] = []
+        self.b: Builder  # set by run(): the file's records
+        self.comments = Comments(())
         self.scope_of: dict[int, _Scope] = {}
         self.ns_starts: list[int] = []
         self.ns_list: list[tuple[int, _Namespace]] = []  # (end byte, namespace) by start
@@ -229,22 +225,15 @@ class _Extractor:
     # -- symbols -------------------------------------------------------------------
     def _symbol(self, node: TSNode, kind: str, qn: str, name: str, params: str, parent: str | None,
                 vis: str, head_end: int | None = None) -> SymbolRecord:
-        s = SymbolRecord(
-            repo=self.repo, qualified_name=qn, signature_hash=ts.signature_hash(kind, qn, params), name=name,
-            kind=kind, language=LANG, language_kind=node.type, file=self.path, line=ts.line(node),
-            end_line=ts.end_line(node), visibility=vis, content_hash=ts.content_hash(node.text or b""),
-            signature=head_signature(self.src, node, head_end), docstring=self._doc(node), parent=parent,
-        )
-        # declared twice (`if (!function_exists(..))`, reopened twice): one symbol
-        return keep_once(self.seen, self.symbols, s)
+        # declared twice (`if (!function_exists(..))`, reopened twice): one symbol (Builder.keep)
+        return self.b.define(node, kind, qn, name, sig_key=params, visibility=vis, parent=parent,
+                             signature=head_signature(self.src, node, head_end), docstring=self._doc(node))
 
     def _doc(self, node: TSNode) -> str:
-        """The `/** ... */` block right above ``node``, from the captured comments (a
-        sibling walk per definition would cost O(n) each)."""
-        i = bisect.bisect_left(self.comment_starts, node.start_byte) - 1
-        if i < 0:
+        """The `/** ... */` block right above ``node``."""
+        c = self.comments.nearest_before(node)
+        if c is None:
             return ""
-        c = self.comments[i]
         t = ts.text(c)
         if c.end_point[0] < node.start_point[0] - 1 or not t.startswith("/**"):
             return ""
@@ -260,13 +249,10 @@ class _Extractor:
     # -- driver --------------------------------------------------------------------
     def run(self) -> FileExtraction:
         root = ts.parse(LANG, self.src).root_node
-        fr, msgs = file_record(self.repo, self.path, LANG, self.src, root, _is_test_path(self.path))
-        fsym = path_module_symbol(fr, "program", root)
-        self.symbols.append(fsym)
+        self.b = Builder(self.repo, self.path, LANG, self.src, root, is_test=_is_test_path(self.path))
+        fsym = self.b.module(language_kind="program")
         caps = ts.captures(LANG, "tags", root)
-        # Captures do not come back in document order; the docstring lookup bisects by position.
-        self.comments = sorted(caps.pop("comment", ()), key=lambda n: n.start_byte)
-        self.comment_starts = [c.start_byte for c in self.comments]
+        self.comments = Comments(caps.pop("comment", ()))
         events = document_order(caps)
         self.file_scope = _Scope(len(self.src) + 1, "file", self.path, fsym.signature_hash)
         self._namespaces(events)
@@ -276,7 +262,7 @@ class _Extractor:
             "call.member": self._member_call, "call.scoped": self._scoped_call, "new": self._new,
             "include": self._include, "trait_use": self._trait_use,
         })
-        return FileExtraction(file=fr, symbols=self.symbols, references=self.refs, errors=msgs)
+        return self.b.fx
 
     def _define_event(self, cap: str, node: TSNode, sc: _Scope) -> _Scope | None:
         if cap.startswith("def."):
@@ -382,12 +368,12 @@ class _Extractor:
     def _ref(self, rtype: str, sc: _Scope | None, target: str, node: TSNode, cands: list[dict[str, Any]], *,
              name: str | None = None, name_kinds: list[str] | None = None, optional: bool = False,
              source_kind: str = "symbol", **extra: Any) -> None:
-        ex = ref_extra(cands, name, name_kinds, optional, extra)
+        ex = hints(cands, name, name_kinds, optional, extra)
         if source_kind == "file" or sc is None:
             src_qn, src_sig = self.path, ""
         else:
             src_qn, src_sig = sc.source_qn, sc.source_sig
-        self.refs.append(Reference(rtype, src_qn, target, self.path, ts.line(node), src_sig, source_kind, ex))
+        self.b.reference(rtype, src_qn, src_sig, target, node, ex, source_kind)
 
     def _heritage(self, node: TSNode, sc: _Scope) -> None:
         is_interface = node.type == "interface_declaration"

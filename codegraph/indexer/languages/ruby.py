@@ -16,7 +16,6 @@ when it looks a method up on a class).
 
 from __future__ import annotations
 
-import bisect
 import posixpath
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,17 +24,16 @@ from tree_sitter import Node as TSNode
 
 from codegraph.core.models import CALLS, EXTENDS, IMPLEMENTS, IMPORTS, SymbolRecord
 from codegraph.indexer import treesitter as ts
-from codegraph.indexer.languages._common import (
+from codegraph.indexer.languages.skeleton import (
+    Builder,
+    Comments,
     define_sweep,
     document_order,
-    file_record,
     head_signature,
-    keep_once,
-    path_module_symbol,
-    ref_extra,
+    hints,
     reference_sweep,
 )
-from codegraph.indexer.records import FileExtraction, Reference
+from codegraph.indexer.records import FileExtraction
 
 LANG = "ruby"
 VISIBILITY_WORDS = frozenset({"private", "protected", "public", "module_function"})
@@ -95,11 +93,8 @@ class _Scope:
 class _Extractor:
     def __init__(self, repo: str, path: str, source: bytes) -> None:
         self.repo, self.path, self.src = repo, path, source
-        self.symbols: list[SymbolRecord] = []
-        self.comments: list[TSNode] = []
-        self.seen: dict[tuple[str, str], SymbolRecord] = {}
-        self.comment_starts: list[int] = []
-        self.refs: list[Reference] = []
+        self.b: Builder  # set by run(): the file's records
+        self.comments = Comments(())
         self.scope_of: dict[int, _Scope] = {}
         self.vis_override: dict[int, str] = {}  # method node id -> visibility (`private def x`)
         self.vis_later: dict[tuple[str, str], str] = {}  # (owner, name) -> visibility (`private :x`)
@@ -110,40 +105,23 @@ class _Extractor:
     # -- symbols -------------------------------------------------------------------
     def _symbol(self, node: TSNode, kind: str, qn: str, name: str, params: str, parent: str | None,
                 vis: str, head_end: int | None = None, per_file: bool = False) -> SymbolRecord:
-        s = SymbolRecord(
-            repo=self.repo, qualified_name=qn,
-            signature_hash=ts.signature_hash(kind, qn, f"{self.path} {params}" if per_file else params),
-            name=name, kind=kind, language=LANG, language_kind=node.type, file=self.path, line=ts.line(node),
-            end_line=ts.end_line(node), visibility=vis, content_hash=ts.content_hash(node.text or b""),
-            signature=head_signature(self.src, node, head_end), docstring=self._doc(node), parent=parent,
-        )
-        return keep_once(self.seen, self.symbols, s)  # the same opening defined twice: one symbol
+        # the same opening defined twice: one symbol (Builder.keep)
+        return self.b.define(node, kind, qn, name, sig_key=f"{self.path} {params}" if per_file else params,
+                             visibility=vis, parent=parent, signature=head_signature(self.src, node, head_end),
+                             docstring=self._doc(node))
 
     def _doc(self, node: TSNode) -> str:
-        """`#` comments on the lines right above ``node``, from the captured comments
-        (a sibling walk per definition would cost O(n) each)."""
-        i = bisect.bisect_left(self.comment_starts, node.start_byte) - 1
-        row = node.start_point[0]
-        lines: list[str] = []
-        while i >= 0:
-            c = self.comments[i]
-            if c.end_point[0] != row - 1 or c.end_byte > node.start_byte:
-                break
-            lines.append(ts.text(c).lstrip("#").strip())
-            row = c.start_point[0]
-            i -= 1
-        return "\n".join(reversed(lines))[:2000]
+        """`#` comments on the lines right above ``node``."""
+        run = self.comments.run_above(node, same_row=False)
+        return "\n".join(ts.text(c).lstrip("#").strip() for c in run)[:2000]
 
     # -- driver --------------------------------------------------------------------
     def run(self) -> FileExtraction:
         root = ts.parse(LANG, self.src).root_node
-        fr, msgs = file_record(self.repo, self.path, LANG, self.src, root, self.is_test)
-        fsym = path_module_symbol(fr, "program", root)
-        self.symbols.append(fsym)
+        self.b = Builder(self.repo, self.path, LANG, self.src, root, is_test=self.is_test)
+        fsym = self.b.module(language_kind="program")
         caps = ts.captures(LANG, "tags", root)
-        # Captures do not come back in document order; the docstring lookup bisects by position.
-        self.comments = sorted(caps.pop("comment", ()), key=lambda n: n.start_byte)
-        self.comment_starts = [c.start_byte for c in self.comments]
+        self.comments = Comments(caps.pop("comment", ()))
         events = document_order(caps)
         file_scope = _Scope(len(self.src) + 1, "file", ((),), self.path, fsym.signature_hash)
         define_sweep(events, file_scope, self.scope_of, self._define_event)
@@ -151,7 +129,7 @@ class _Extractor:
         reference_sweep(events, file_scope, self.scope_of, self._opened, {
             "call": self._call, "bare_parent": self._bare_children, "local": self._local, "super": self._super,
         })
-        return FileExtraction(file=fr, symbols=self.symbols, references=self.refs, errors=msgs)
+        return self.b.fx
 
     def _define_event(self, cap: str, node: TSNode, sc: _Scope) -> _Scope | None:
         if cap.startswith("def."):
@@ -277,7 +255,7 @@ class _Extractor:
     def _apply_late_visibility(self) -> None:
         if not self.vis_later:
             return
-        for s in self.symbols:
+        for s in self.b.symbols:
             v = self.vis_later.get((s.parent or "", s.name))
             if v is not None and s.kind == "method":
                 s.visibility = v
@@ -315,9 +293,9 @@ class _Extractor:
     def _ref(self, rtype: str, sc: _Scope, target: str, node: TSNode, cands: list[dict[str, Any]], *,
              name: str | None = None, name_kinds: list[str] | None = None, optional: bool = False,
              source_kind: str = "symbol", **extra: Any) -> None:
-        ex = ref_extra(cands, name, name_kinds, optional, extra)
+        ex = hints(cands, name, name_kinds, optional, extra)
         src_qn, src_sig = (self.path, "") if source_kind == "file" else (sc.source_qn, sc.source_sig)
-        self.refs.append(Reference(rtype, src_qn, target, self.path, ts.line(node), src_sig, source_kind, ex))
+        self.b.reference(rtype, src_qn, src_sig, target, node, ex, source_kind)
 
     def _superclass(self, node: TSNode, cls: _Scope, outer: _Scope) -> None:
         sup = node.child_by_field_name("superclass")

@@ -17,21 +17,12 @@ enclosing symbol by byte-range containment, so the tree is walked once, in C.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from tree_sitter import Node as TSNode
 
 from codegraph.core.models import IMPORTS, SymbolRecord
 from codegraph.indexer import treesitter as ts
-from codegraph.indexer.languages._common import (
-    Event,
-    document_order,
-    file_record,
-    head_signature,
-    keep_once,
-    norm,
-    reference_sweep,
-)
 from codegraph.indexer.languages.rust_model import (
     EXTERNAL_CRATES,
     LANG,
@@ -42,15 +33,32 @@ from codegraph.indexer.languages.rust_model import (
 )
 from codegraph.indexer.languages.rust_paths import _Paths
 from codegraph.indexer.languages.rust_refs import _References
-from codegraph.indexer.records import FileExtraction, Reference
+from codegraph.indexer.languages.skeleton import (
+    Builder,
+    Event,
+    ScopeStack,
+    define_sweep,
+    document_order,
+    head_signature,
+    norm,
+    reference_sweep,
+)
+from codegraph.indexer.records import FileExtraction
+
+
+class _Nest(NamedTuple):
+    """A module or item body while collecting names (``_collect_names``)."""
+
+    end: int
+    kind: str  # mod | item
+    module: tuple[str, ...]
 
 
 class _Extractor(_References, _Paths):
     def __init__(self, repo: str, path: str, source: bytes) -> None:
         self.repo, self.path, self.src = repo, path, source
         self.layout = _Layout(path)
-        self.symbols: list[SymbolRecord] = []
-        self.refs: list[Reference] = []
+        self.b: Builder  # set by run(): the file's records
         self.exports: dict[str, dict[str, Any]] = {}
         self.scope_of: dict[int, _Scope] = {}  # def node id -> scope it opens
         # per module (qn string): name -> full segs of items / modules defined in this file
@@ -60,7 +68,6 @@ class _Extractor(_References, _Paths):
         self.fields: dict[str, dict[str, TSNode]] = {}  # type qn -> field -> type node
         self.aliases: dict[str, dict[str, TSNode]] = {}  # module -> alias -> type node
         self.test_file = self._is_test_path(path)
-        self.seen: dict[tuple[str, str], SymbolRecord] = {}
         self.decor_of: dict[int, tuple[str, str]] = {}  # item node id -> (attributes, doc comment)
         self.resolved: dict[tuple[Any, ...], list[_Alt]] = {}
 
@@ -78,14 +85,9 @@ class _Extractor(_References, _Paths):
         attrs, doc = self.decor_of.get(node.id, ("", ""))
         if attrs:
             sig = f"{attrs} {sig}"
-        s = SymbolRecord(
-            repo=self.repo, qualified_name=qn, signature_hash=ts.signature_hash(kind, qn, f"{sig_extra}{params}"),
-            name=name, kind=kind, language=LANG, language_kind=node.type, file=self.path,
-            line=ts.line(node), end_line=ts.end_line(node), visibility=visibility,
-            content_hash=ts.content_hash(self.src[node.start_byte:node.end_byte]), signature=sig,
-            docstring=doc, parent=parent,
-        )
-        return keep_once(self.seen, self.symbols, s)  # the same item under another #[cfg(...)]: one symbol
+        # the same item under another #[cfg(...)]: one symbol (Builder.keep)
+        return self.b.define(node, kind, qn, name, sig_key=f"{sig_extra}{params}", visibility=visibility,
+                             parent=parent, signature=sig, docstring=doc)
 
     def _decorate(self, node: TSNode, pending: list[TSNode]) -> None:
         """Attach the attributes and doc comments written right above ``node`` (on
@@ -129,15 +131,10 @@ class _Extractor(_References, _Paths):
     def run(self) -> FileExtraction:
         tree = ts.parse(LANG, self.src)
         root = tree.root_node
-        fr, msgs = file_record(self.repo, self.path, LANG, self.src, root, self.test_file)
+        self.b = Builder(self.repo, self.path, LANG, self.src, root, is_test=self.test_file)
         mqn = module_qn(self.layout.module)
-        fsym = SymbolRecord(
-            repo=self.repo, qualified_name=mqn, signature_hash=ts.signature_hash("module", mqn, self.path),
-            name=self.layout.module[-1] if self.layout.module else "crate", kind="module", language=LANG,
-            language_kind="source_file", file=self.path, line=1, end_line=root.end_point[0] + 1,
-            visibility="public", content_hash=fr.content_hash, parent=None,
-        )
-        self.symbols.append(fsym)
+        fsym = self.b.module(mqn, sig_key=self.path, name=self.layout.module[-1] if self.layout.module else "crate",
+                             language_kind="source_file")
         caps = ts.captures(LANG, "tags", root)
         src = self.src
         events = document_order({name: nodes for name, nodes in caps.items() if name != "decor"})
@@ -152,18 +149,21 @@ class _Extractor(_References, _Paths):
         defs = [e for e in events if e[3][0] in "du"]  # def.* and use
         self._definitions(defs, decor, file_scope)
         self._references(events, file_scope)
-        return FileExtraction(file=fr, symbols=self.symbols, references=self.refs, exports=self.exports, errors=msgs)
+        self.b.fx.exports = self.exports
+        return self.b.fx
 
     def _definitions(self, events: list[Event], decor: list[TSNode],
                      file_scope: _Scope) -> None:
         self._collect_names(events)
         self.resolved.clear()  # readings cached while `use`s were still being collected
-        stack = [file_scope]
         pending: list[TSNode] = []
         k, nd = 0, len(decor)
-        for start, _, _, cap, node in events:
+
+        def visit(cap: str, node: TSNode, sc: _Scope) -> _Scope | None:
+            nonlocal k
             if cap == "use":
-                continue
+                return None
+            start = node.start_byte
             if k < nd and decor[k].start_byte < start:
                 while k < nd and decor[k].start_byte < start:
                     d = decor[k]
@@ -172,22 +172,17 @@ class _Extractor(_References, _Paths):
                     pending.append(d)
                     k += 1
                 self._decorate(node, pending)
-            while stack[-1].end <= start:
-                stack.pop()
-            new = self._define(cap, node, stack[-1])
-            if new is not None:
-                self.scope_of[node.id] = new
-                stack.append(new)
+            return self._define(cap, node, sc)
+
+        define_sweep(events, file_scope, self.scope_of, visit)
 
     def _collect_names(self, events: list[Event]) -> None:
         """Module-level item names, type aliases and `use` bindings, before anything is
         resolved: Rust items are visible throughout their module regardless of order."""
-        stack: list[tuple[int, str, tuple[str, ...]]] = [(len(self.src) + 1, "mod", self.layout.module)]
+        stack = ScopeStack(_Nest(len(self.src) + 1, "mod", self.layout.module))
         uses: list[tuple[TSNode, tuple[str, ...], bool]] = []
         for start, _, _, cap, node in events:
-            while stack[-1][0] <= start:
-                stack.pop()
-            kind, module = stack[-1][1], stack[-1][2]
+            _, kind, module = stack.at(start)
             if cap == "use":
                 uses.append((node, module, kind == "mod"))
                 continue
@@ -204,9 +199,9 @@ class _Extractor(_References, _Paths):
                     self._items_of(module)[name] = module + (name,)
             if cap == "def.mod":
                 if node.child_by_field_name("body") is not None:
-                    stack.append((node.end_byte, "mod", module + (name,)))
+                    stack.push(_Nest(node.end_byte, "mod", module + (name,)))
             else:
-                stack.append((node.end_byte, "item", module))
+                stack.push(_Nest(node.end_byte, "item", module))
         for node, module, top in uses:
             sc = _Scope(0, "mod" if top else "fn", module, module, "", "")
             self._use(node, sc)

@@ -9,15 +9,13 @@ from typing import Any
 from tree_sitter import Node as TSNode
 
 from codegraph.core.models import CALLS, EXTENDS, IMPLEMENTS
-from codegraph.indexer import treesitter as ts
-from codegraph.indexer.languages._common import ref_extra
 from codegraph.indexer.languages.rust_model import (
     PRELUDE_TYPES,
     STD_METHODS,
     _Alt,
     _Scope,
 )
-from codegraph.indexer.records import Reference
+from codegraph.indexer.languages.skeleton import hints
 
 
 class _References:
@@ -30,8 +28,8 @@ class _References:
         candidates: list[dict[str, Any]], *, source_kind: str = "symbol", name: str | None = None,
         name_kinds: list[str] | None = None, optional: bool = False, **extra: Any,
     ) -> None:
-        ex = ref_extra(candidates, name, name_kinds, optional, extra)
-        self.refs.append(Reference(rtype, source_qn, target, self.path, ts.line(node), source_sig, source_kind, ex))
+        self.b.reference(rtype, source_qn, source_sig, target, node, hints(candidates, name, name_kinds, optional, extra),
+                         source_kind)
 
     def _impl_refs(self, node: TSNode, impl: _Scope, outer: _Scope) -> None:
         trait = impl.generics.get("__trait__")

@@ -1,238 +1,28 @@
-"""Shared machinery of the Go, Java, Kotlin and C# extractors.
+"""What Java, Kotlin and C# share on the skeleton: type-name look-up JVM/.NET style,
+receivers typed through fields and locals, member / constructor calls as References
+with owner candidates (docs/DESIGN.md#resolution).
 
-Each of those extractors runs ONE stored tree-sitter query (``queries/<lang>/tags.scm``)
-over the file; the C side of tree-sitter does the tree walk and hands back only the nodes
-that matter (declarations, calls, object creations, typed locals). ``items`` sorts them
-in document order (outer before inner), and a ``ScopeStack`` keyed by end byte tells for
-every node which symbol owns it. That keeps Python work proportional to the number of
-interesting nodes, not to the size of the tree.
-
-``Builder`` turns what a language module found into the extraction contract
-(``codegraph.indexer.records``): a ``module`` symbol per file that owns top-level code,
-symbols with signature/content hashes, and references with resolution hints.
+A language module subclasses ``ClassBasedExtractor``: it fills ``names``, ``class_qn``,
+``field_types`` and ``supers`` in a pre-pass over its events, pushes scopes while
+sweeping them (``skeleton.sweep``) and implements ``receiver`` for its grammar, using
+``access_receiver`` / ``expression_receiver`` for the node shapes the grammars share.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from tree_sitter import Node as TSNode
 
-from codegraph.core.models import CALLS, FileRecord, SymbolRecord
+from codegraph.core.models import CALLS
 from codegraph.indexer import treesitter as ts
-from codegraph.indexer.overloads import call_arguments, literal_types
-from codegraph.indexer.records import FileExtraction, Reference
-
-# Text of a callee that is too long or spans lines is not a useful stub identifier.
-_MAX_TARGET = 80
-_GENERIC_RE = re.compile(r"<[^<>]*>")
-_WS_RE = re.compile(r"\s+")
+from codegraph.indexer.languages.typed import LOCAL_CALLABLE, Scope, TypedBuilder, TypedStack, short_target, strip_type
 
 
-def items(language: str, root: TSNode) -> list[tuple[str, TSNode]]:
-    """(capture name, node) of ``queries/<language>/tags.scm`` in document order; an
-    enclosing node comes before the nodes inside it."""
-    caps = ts.captures(language, "tags", root)
-    out = [(n.start_byte, -n.end_byte, name, n) for name, nodes in caps.items() for n in nodes]
-    out.sort(key=lambda t: (t[0], t[1]))
-    return [(name, n) for _, _, name, n in out]
-
-
-def strip_type(text: str) -> str:
-    """``Map<String, List<X>>[]?`` -> ``Map``; ``global::A.B`` -> ``A.B``; ``*pkg.T`` -> ``pkg.T``."""
-    t = text.strip()
-    while "<" in t:
-        nt = _GENERIC_RE.sub("", t)
-        if nt == t:
-            t = t.split("<", 1)[0]
-            break
-        t = nt
-    t = t.replace("global::", "").replace("?", "").replace("[]", "").strip()
-    t = t.lstrip("*&[]")
-    if " " in t:  # annotations / modifiers in front of a type: keep the last word
-        t = t.split()[-1]
-    return t
-
-
-def short_target(text: str, member: str) -> str:
-    """Stub identifier for a call: the callee as written when short and on one line,
-    else ``…member``."""
-    t = text.strip()
-    if len(t) > _MAX_TARGET or "\n" in t or "(" in t:
-        return f"…{member}"
-    return _WS_RE.sub("", t)
-
-
-def arity(args: TSNode | None) -> int:
-    """Number of arguments in an argument-list node (comments excluded)."""
-    if args is None:
-        return 0
-    return sum(1 for c in args.named_children if "comment" not in c.type)
-
-
-def header_text(node: TSNode, body: TSNode | None, limit: int = 300) -> str:
-    """The declaration up to its body, whitespace-collapsed: feeds search and display."""
-    raw = node.text or b""
-    if body is not None:
-        raw = raw[: max(0, body.start_byte - node.start_byte)]
-    return _WS_RE.sub(" ", raw.decode("utf-8", "replace")).strip()[:limit]
-
-
-def doc_comment(node: TSNode) -> str:
-    """The comment right above a declaration (Javadoc, KDoc, ``///``, Go ``//``)."""
-    lines: list[str] = []
-    prev = node.prev_sibling
-    row = node.start_point[0]
-    while prev is not None and "comment" in prev.type and prev.end_point[0] >= row - 1:
-        lines.append(ts.text(prev))
-        row = prev.start_point[0]
-        prev = prev.prev_sibling
-    return "\n".join(reversed(lines))[:1000]
-
-
-def test_path(path: str) -> bool:
-    """Test sources by folder convention: ``src/test/``, ``src/jvmTest/``, ``tests/``,
-    ``Foo.Tests/`` and file names ``FooTest``/``FooTests``/``FooIT``/``*_test.go``."""
-    parts = path.split("/")
-    for d in parts[:-1]:
-        low = d.lower()
-        if low in ("test", "tests", "testing", "testfixtures") or d.endswith(("Test", ".Tests", ".Test", "Tests")):
-            return True
-    stem = parts[-1].rsplit(".", 1)[0]
-    return stem.endswith(("Test", "Tests", "IT", "_test")) or (stem.startswith("Test") and stem[4:5].isupper())
-
-
-@dataclass(slots=True)
-class Scope:
-    """Who owns the code up to byte ``end``: a module, class, or callable.
-
-    ``env`` maps local names to the type text written for them (params, locals, fields).
-    ``cls`` is the qualified name of the innermost class (for ``this`` / implicit calls).
-    """
-
-    kind: str  # module | namespace | class | callable
-    qn: str
-    end: int
-    sig: str = ""
-    cls: str = ""
-    env: dict[str, str] = field(default_factory=dict)
-    tparams: frozenset[str] = frozenset()
-    ns: str = ""  # C#: the enclosing namespace
-
-
-class ScopeStack:
-    def __init__(self, module: Scope) -> None:
-        self.stack = [module]
-
-    def at(self, node: TSNode) -> Scope:
-        """The innermost scope that still contains ``node`` (pops finished ones)."""
-        st = self.stack
-        start = node.start_byte
-        while len(st) > 1 and st[-1].end <= start:
-            st.pop()
-        return st[-1]
-
-    def push(self, scope: Scope) -> None:
-        self.stack.append(scope)
-
-    def lookup(self, name: str) -> str | None:
-        """Type text of a local/param/field visible from the top of the stack."""
-        for s in reversed(self.stack):
-            t = s.env.get(name)
-            if t is not None:
-                return t
-        return None
-
-    def is_type_param(self, name: str) -> bool:
-        return any(name in s.tparams for s in self.stack)
-
-    def classes(self) -> list[str]:
-        """Enclosing class qualified names, innermost first."""
-        out: list[str] = []
-        for s in reversed(self.stack):
-            if s.kind == "class" and (not out or out[-1] != s.qn):
-                out.append(s.qn)
-        return out
-
-
-class Builder:
-    """Collects one file's records. ``module_qn`` names the file-level ``module`` symbol."""
-
-    def __init__(self, repo: str, path: str, language: str, source: bytes, root: TSNode, module_qn: str) -> None:
-        had_error, status, msgs = ts.coverage(root)
-        self.repo, self.path, self.language = repo, path, language
-        self.fx = FileExtraction(
-            file=FileRecord(
-                repo=repo, path=path, language=language, content_hash=ts.content_hash(source),
-                had_error=had_error, coverage_status=status, is_test=test_path(path),
-                size_bytes=len(source), line_count=source.count(b"\n") + (0 if source.endswith(b"\n") else 1),
-            ),
-            errors=msgs,
-        )
-        self.module_qn = module_qn
-        self.module_sig = ts.signature_hash("module", module_qn, "")
-        self.fx.symbols.append(SymbolRecord(
-            repo=repo, qualified_name=module_qn, signature_hash=self.module_sig, name=path.rsplit("/", 1)[-1],
-            kind="module", language=language, language_kind=root.type, file=path, line=1,
-            end_line=max(1, root.end_point[0] + 1), content_hash=self.fx.file.content_hash,
-        ))
-        self._seen: set[tuple[str, str]] = {(module_qn, self.module_sig)}
-
-    def module_scope(self, end: int) -> Scope:
-        return Scope("module", self.module_qn, end, self.module_sig)
-
-    def symbol(
-        self, node: TSNode, name: str, qn: str, kind: str, params: str = "", *, visibility: str = "public",
-        parent: str | None = None, body: TSNode | None = None, signature: str | None = None,
-        overload: tuple[str, int | None, bool] | None = None,
-    ) -> str:
-        """Add a symbol; returns its signature hash. A second declaration with the same
-        key in the file (e.g. the same method under #if branches) is kept once.
-        ``overload``: (parameter types, arity or None when defaults make it a range,
-        variadic) of a callable in a language with overloads (``SymbolRecord.params``)."""
-        sig = ts.signature_hash(kind, qn, params)
-        if (qn, sig) in self._seen:
-            return sig
-        self._seen.add((qn, sig))
-        self.fx.symbols.append(SymbolRecord(
-            repo=self.repo, qualified_name=qn, signature_hash=sig, name=name, kind=kind,
-            language=self.language, language_kind=node.type, file=self.path, line=ts.line(node),
-            end_line=ts.end_line(node), visibility=visibility, content_hash=ts.content_hash(node.text or b""),
-            signature=signature if signature is not None else header_text(node, body),
-            docstring=doc_comment(node), parent=parent,
-        ))
-        if overload is not None:
-            sym = self.fx.symbols[-1]
-            sym.params, sym.arity, sym.variadic = overload
-        return sig
-
-    def ref(
-        self, rtype: str, scope: Scope, target: str, node: TSNode, candidates: list[dict[str, Any]],
-        *, name: str | None = None, name_kinds: list[str] | None = None, optional: bool = False,
-        **extra: Any,
-    ) -> Reference:
-        ex: dict[str, Any] = {"candidates": candidates, "name": name}
-        if name_kinds:
-            ex["name_kinds"] = name_kinds
-        if optional:
-            ex["optional"] = True
-        ex.update(extra)
-        if ex.get("arity") is not None and "arg_types" not in ex:
-            kinds = literal_types(call_arguments(node), scope.env)
-            if any(kinds):
-                ex["arg_types"] = kinds  # literal argument types: the resolver picks the overload
-        r = Reference(rtype, scope.qn, target, self.path, ts.line(node), scope.sig, extra=ex)
-        self.fx.references.append(r)
-        return r
-
-    def file_ref(self, rtype: str, target: str, node: TSNode, candidates: list[dict[str, Any]], **extra: Any) -> Reference:
-        """A File-sourced reference (IMPORTS)."""
-        r = Reference(rtype, self.path, target, self.path, ts.line(node), source_kind="file",
-                      extra={"candidates": candidates, "name": None, **extra})
-        self.fx.references.append(r)
-        return r
+def dotted_text(node: TSNode | None) -> str:
+    """A node's text without white space (``a . b`` -> ``a.b``)."""
+    return "".join(ts.text(node).split())
 
 
 class TypeNames:
@@ -296,6 +86,8 @@ class TypeNames:
         return out
 
 
+# Owner candidates of a receiver ((qn, how) pairs; None: type unknown) and its type text.
+Receiver = tuple[list[tuple[str, str]] | None, str]
 SUPER_OF = "super_of:"  # owner marker: look the member up on the class's bases only
 
 
@@ -313,21 +105,17 @@ def qn_candidates(qns: list[tuple[str, str]], how: str | None = None) -> list[di
     return [{"qn": q, "how": how or h} for q, h in qns]
 
 
-# A name bound to a local function / lambda: calls to it are not references to symbols.
-LOCAL_CALLABLE = "<local>"
-
-
 class ClassBasedExtractor:
     """What Java, Kotlin and C# share: type lookups, member calls and constructor calls.
 
     Subclasses fill ``names`` and ``class_qn``/``field_types``/``supers`` in a pre-pass,
-    push scopes while walking ``items`` and implement ``receiver``.
+    push scopes while sweeping their events and implement ``receiver``.
     """
 
     init_name = "<init>"
     call_name_kinds: list[str] = ["method"]
 
-    def __init__(self, b: Builder, root: TSNode) -> None:
+    def __init__(self, b: TypedBuilder, root: TSNode) -> None:
         self.b = b
         self.root = root
         self.names = TypeNames()
@@ -336,7 +124,7 @@ class ClassBasedExtractor:
         self.class_qn: dict[int, str] = {}
         self.field_types: dict[str, dict[str, str]] = {}  # class qn -> member -> type text
         self.supers: dict[str, str] = {}  # class qn -> superclass type text
-        self.stack = ScopeStack(b.module_scope(root.end_byte))
+        self.stack = TypedStack(b.module_scope(root.end_byte))
         self._type_cache: dict[tuple[str, tuple[str, ...], tuple[str, ...] | None], list[tuple[str, str]]] = {}
 
     def namespaces(self) -> list[str] | None:
@@ -383,6 +171,38 @@ class ClassBasedExtractor:
             if ft is not None:
                 return self.typed(ft)
         return None, fname
+
+    def receiver(self, obj: TSNode, sc: Scope) -> Receiver:
+        """Owner candidates of a receiver expression and the type text for the stub id.
+        None: the receiver's type is not visible (name fallback applies)."""
+        raise NotImplementedError
+
+    def access_receiver(self, obj: TSNode, sc: Scope, inner: TSNode | None, fname: str, path_types: tuple[str, ...],
+                        names_class: Callable[[str, str], bool]) -> Receiver:
+        """A receiver ``inner.fname`` (Java field access, C# member access): ``this.f``
+        typed by the field; a dotted path of plain names not bound locally is a class
+        when ``names_class(dotted, head)`` says so (``a.b.Outer.Inner``); else the field
+        ``fname`` of what ``inner`` is."""
+        if inner is not None and inner.type == "this":
+            return self.field_receiver([(sc.cls, "self")], fname)
+        dotted = dotted_text(obj)
+        head = dotted.split(".", 1)[0]
+        if all(c.type in path_types for c in obj.named_children) and \
+                self.stack.lookup(head) is None and names_class(dotted, head):
+            return self.type_candidates(dotted), dotted
+        if inner is not None:
+            return self.field_receiver(self.receiver(inner, sc)[0], fname)
+        return None, fname
+
+    def expression_receiver(self, obj: TSNode, sc: Scope) -> Receiver | None:
+        """Receivers Java and C# spell alike: ``new T()``, ``(x)``, ``(T) x``; None for
+        any other node."""
+        t = obj.type
+        if t == "object_creation_expression" or t == "cast_expression":
+            return self.typed(ts.text(obj.child_by_field_name("type")))
+        if t == "parenthesized_expression" and obj.named_children:
+            return self.receiver(obj.named_children[0], sc)
+        return None
 
     def super_owners(self, cls: str) -> list[tuple[str, str]]:
         """``super.m()``: the member on the resolved bases of ``cls`` (not on ``cls``)."""
