@@ -38,7 +38,10 @@ class StubRow:
 
 @dataclass(slots=True)
 class CallSite:
-    """One edge into a stub: who refers to it, where (repo-relative file, 1-based line)."""
+    """One edge into a stub: who refers to it, where (repo-relative file, 1-based line).
+    What the extractor stored of the call: ``arity`` (arguments passed; JVM languages and
+    C/C++ only, None otherwise), ``lookup`` (qualified names its receiver-typed candidates
+    named, ``Owner.member``)."""
 
     source_uid: str
     source: str
@@ -48,6 +51,8 @@ class CallSite:
     line: int
     edge_type: str
     language: str = ""
+    arity: int | None = None
+    lookup: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -63,6 +68,10 @@ class Candidate:
     end_line: int
     why: str
     language: str = ""
+    signature: str = ""
+    arity: int | None = None  # parameters, where the language has overloads (models.Symbol)
+    variadic: bool = False
+    parent: str = ""  # qualified name of the owner (class of a method)
 
 
 @dataclass(slots=True)
@@ -106,16 +115,22 @@ def call_sites(graph: GraphStore, stub_uids: list[str], limit_per_stub: int | No
     out: dict[str, list[CallSite]] = {}
     for uid, hits in graph.neighbours(stub_uids, "in", limit_per_node=limit_per_stub).items():
         out[uid] = [CallSite(h.node.uid, h.node.display(), str(h.node.props.get("kind") or h.node.label.lower()),
-                             h.node.repo, h.edge.file, h.edge.line, h.edge.type, str(h.node.props.get("language", "")))
+                             h.node.repo, h.edge.file, h.edge.line, h.edge.type, str(h.node.props.get("language", "")),
+                             _int(h.edge.extra.get("arity")), tuple(h.edge.extra.get("lookup") or ()))
                     for h in hits]
     return out
+
+
+def _int(v: Any) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
 def _candidate(n: Node, why: str) -> Candidate:
     p = n.props
     return Candidate(n.uid, str(p.get("qualified_name", "")), str(p.get("kind", "")), n.repo, str(p.get("file", "")),
                      int(p.get("line") or 0), int(p.get("end_line") or p.get("line") or 0), why,
-                     str(p.get("language", "")))
+                     str(p.get("language", "")), str(p.get("signature") or ""), _int(p.get("arity")),
+                     bool(p.get("variadic")), str(p.get("parent") or ""))
 
 
 def candidates(graph: GraphStore, stub: Node, limit: int = 20) -> Candidates:

@@ -1,12 +1,18 @@
 """Data behind the Triage page, free of Streamlit: candidates ranked with reasons, the
 builtin / standard-library verdict, and the preview of what a decision changes.
 
-Ranking (evidence from the call sites, never a guess by name alone):
+Ranking (evidence from the call sites, never a guess by name alone; what is stored and
+what is read instead: ``codegraph.dashboard.triage_evidence``):
+- *receiver type*: a method of the type the extractor recorded for the receiver, of one
+  of its base types, or of a subclass of it (+3); a method of an unrelated type when the
+  receiver's type is known (-1); "receiver type unknown" when nothing was recorded;
 - *imports*: the share of calling files that import the candidate's file (an IMPORTS edge
-  from the calling file to it);
+  from the calling file to it), counted twice;
 - *same package*: the share of calling files in the candidate's folder;
-- *same repo* as the stub.
-A candidate no calling file imports and in no calling folder keeps its place but says so.
+- *arity*: the share of call sites (with a known argument count) the candidate's
+  parameters fit; fitting none costs 1;
+- *same repo* as the stub (+0.01, a tie-break).
+Equal scores keep qualified-name order. Every candidate lists its reasons.
 
 Builtin verdict: a one-word or receiver-called target (``get``, ``append``) on Python call
 sites whose name is a method of a builtin type (dict, list, str, set, bytes ...) is most
@@ -24,6 +30,7 @@ from pathlib import PurePosixPath
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import IMPORTS, file_uid
 from codegraph.core.triage import CallSite, Candidate
+from codegraph.dashboard.triage_evidence import ancestors, params, receiver_owners, site_arity
 
 CONFIRM_ABOVE = 50  # call sites: a decision touching more asks for confirmation
 _BUILTIN_TYPES = (dict, list, str, set, frozenset, tuple, bytes, bytearray, int, float, complex)
@@ -74,8 +81,11 @@ def builtin_verdict(target: str, sites: list[CallSite]) -> str | None:
             "unknown receiver it is most likely that builtin method, not a symbol of this code.")
 
 
-def rank(store: GraphStore, candidates: list[Candidate], sites: list[CallSite], repo: str) -> list[Ranked]:
-    """``candidates`` ordered by the evidence in the calling files (module docstring)."""
+def rank(store: GraphStore, candidates: list[Candidate], sites: list[CallSite], repo: str, *, target: str = "",
+         root: str | None = None) -> list[Ranked]:
+    """``candidates`` ordered by the evidence in the call sites (module docstring).
+    ``target``: the stub's target identifier (its receiver type, its last segment for
+    reading argument counts); ``root``: the calling repo's checkout (Python argument counts)."""
     files = sorted({s.file for s in sites if s.file})
     if not candidates:
         return []
@@ -85,24 +95,64 @@ def rank(store: GraphStore, candidates: list[Candidate], sites: list[CallSite], 
         for f in files:
             imports[f] = {h.node.uid for h in hits.get(file_uid(repo, f), [])}
     folders = Counter(str(PurePosixPath(f).parent) for f in files)
+    owners = receiver_owners(target, sites)
+    types = ancestors(store, owners | {c.parent for c in candidates if c.parent})
+    receivers = {o: types[o] for o in owners if o in types}
+    counts = [n for n in site_arity(root, sites, target).values() if n is not None] if target else []
     out = []
     for c in candidates:
         target_file = file_uid(c.repo, c.file)
         imp = sum(1 for f in files if target_file in imports.get(f, set()))
         same_pkg = folders.get(str(PurePosixPath(c.file).parent), 0)
-        reasons = []
+        reasons: list[str] = []
+        score = 0.0
+        recv, why = _receiver(c, receivers, types.get(c.parent, {c.parent}), owners)
+        score += recv
+        reasons.append(why)
         if imp:
             reasons.append(f"imported by {imp} of {len(files)} calling file(s)")
         if same_pkg:
             reasons.append(f"same package as {same_pkg} calling file(s)")
-        if c.repo == repo:
-            reasons.append("same repo")
         if not imp and not same_pkg:
             reasons.append("no calling file imports it or shares its package")
-        score = (2 * imp + same_pkg) / max(1, len(files)) + (0.01 if c.repo == repo else 0)
+        fit, why = _arity(c, counts)
+        score += fit
+        reasons.append(why)
+        if c.repo == repo:
+            reasons.append("same repo")
+        score += (2 * imp + same_pkg) / max(1, len(files)) + (0.01 if c.repo == repo else 0)
         out.append(Ranked(c, round(score, 3), reasons))
     out.sort(key=lambda r: (-r.score, r.candidate.qualified_name))
     return out
+
+
+def _receiver(c: Candidate, receivers: dict[str, set[str]], own: set[str], owners: set[str]) -> tuple[float, str]:
+    """Score and reason from the receiver's recorded type(s)."""
+    if not receivers:
+        if owners:
+            return 0.0, f"receiver typed as {', '.join(sorted(owners))} (not a type in the graph)"
+        return 0.0, "receiver type unknown at these call sites"
+    for o, bases in sorted(receivers.items()):
+        if c.parent == o:
+            return 3.0, f"member of the receiver type {o}"
+        if c.parent in bases:
+            return 3.0, f"member of {c.parent}, a base type of the receiver type {o}"
+        if c.parent and o in own:
+            return 3.0, f"member of {c.parent}, a subtype of the receiver type {o} (may be what runs)"
+    return -1.0, f"not a member of the receiver type {', '.join(sorted(receivers))} or its base types"
+
+
+def _arity(c: Candidate, counts: list[int]) -> tuple[float, str]:
+    """Score and reason from the call sites' argument counts against the candidate's parameters."""
+    if not counts:
+        return 0.0, "argument counts unknown at these call sites"
+    p = params(c)
+    if p is None:
+        return 0.0, "parameter count unknown"
+    fit = sum(1 for n in counts if p.fits(n))
+    passed = ", ".join(str(n) for n in sorted(set(counts)))
+    why = f"takes {p.text()}: fits {fit} of {len(counts)} call site(s) (they pass {passed})"
+    return (fit / len(counts)) - (1.0 if fit == 0 else 0.0), why
 
 
 def preview(sites: list[CallSite]) -> Preview:

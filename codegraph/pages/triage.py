@@ -200,7 +200,8 @@ def _candidates(store: Any, stub: Node, roots: dict[str, str | None], all_sites:
         st.button("Builtin: mark external (builtins)", key="triage_builtin", type="primary", shortcut="B",
                   icon=":material/extension:", on_click=_external, args=(repo, target, "builtins", refs, sj))
     cands = triage.candidates(store, stub)
-    ranked = rank(store, cands.symbols, all_sites, repo)
+    chosen = scope.select(all_sites)
+    ranked = rank(store, cands.symbols, chosen or all_sites, repo, target=target, root=roots.get(repo))
     st.markdown(f"**Candidates** ({len(ranked)}), best evidence first")
     if not ranked:
         st.caption("No symbol of that name in any indexed repository.")
