@@ -46,6 +46,11 @@ def test_module_aliases() -> None:
         # backend/ is no package: a script there imports its neighbours by bare name
         ("CALLS", "backend.server.main", "backend.auth_utils.check", "import"),
         ("IMPORTS", "backend/server.py", "backend/auth_utils.py", "import"),
+        # ``from myos.path import join``: the module is a name myos binds, not a file
+        ("CALLS", "fromalias.main2", "posixpathx.join", "module_alias"),
+        ("CALLS", "fromalias.main2", "ntpathx.join", "module_alias"),
+        ("IMPORTS", "fromalias.py", "posixpathx.py", "module_alias"),
+        ("IMPORTS", "fromalias.py", "ntpathx.py", "module_alias"),
     }
 
 
@@ -71,6 +76,19 @@ def test_stdlib_os_path_join_reaches_posixpath() -> None:
     assert ("posixpath.join", "module_alias") in copy and ("ntpath.join", "module_alias") in copy
     assert ("posixpath.basename", "module_alias") in copy
     assert not any(t == "os.path.join" for s, t, _, _ in got if s == "shutil.copy")  # no stub left
+
+
+def test_stdlib_from_os_path_import_join_reaches_posixpath() -> None:
+    """The last ``os.path.join`` stubs of the stdlib came from ``from os.path import join``
+    (turtle.py, idlelib/help.py, lib2to3/fixes/fix_import.py, distutils/tests/test_sdist.py)."""
+    if not all((STDLIB / f).is_file() for f in STD_OS):
+        pytest.skip(f"standard library sources not found under {STDLIB}")
+    fxs = [py.extract("std", f, (STDLIB / f).read_bytes()) for f in STD_OS]
+    fxs.append(py.extract("std", "user.py", b"from os.path import join\n\ndef f():\n    return join('a', 'b')\n"))
+    res = resolve_repo("std", fxs)
+    got = {(e.type, e.target.split("|")[2], e.resolution) for e in res.edges["user.py"]}
+    assert got == {("CALLS", "posixpath.join", "module_alias"), ("CALLS", "ntpath.join", "module_alias"),
+                   ("IMPORTS", "posixpath.py", "module_alias"), ("IMPORTS", "ntpath.py", "module_alias")}
 
 
 def test_impact_target_written_as_the_code_writes_it(tmp_path: Path) -> None:
@@ -117,6 +135,25 @@ def test_value_flow_across_a_small_app() -> None:
         ("IMPORTS", "app.py", "lib.py", "import"),
         ("IMPORTS", "app.py", "stub:fastapi", "stub"),
         ("IMPORTS", "lib.py", "stub:typing", "stub"),
+    }
+
+
+def test_init_parameter_typed_by_every_visible_construction() -> None:
+    """``self.store = store`` then ``self.store.query()``: typed by what the constructions
+    pass, only when every one of them is visible and agrees; else the stub stays."""
+    assert edges("ctor_args") == {
+        ("CALLS", "app.Agreed.go", "stores.Db.query", "receiver_type"),  # Db() twice, default None once
+        ("CALLS", "app.Disagreed.go", "stub:query", "stub"),             # Db() and Cache()
+        ("CALLS", "app.HandedAround.go", "stub:query", "stub"),          # factory(HandedAround)
+        ("CALLS", "app.Subclassed.go", "stub:query", "stub"),            # class Sub(Subclassed)
+        ("CALLS", "app.Splatted.go", "stub:query", "stub"),              # Splatted(*args)
+        *{("CALLS", "app.main", f"app.{c}{m}", "same_module")
+          for c in ("Agreed", "Disagreed", "HandedAround", "Subclassed", "Splatted") for m in ("", ".__init__")},
+        ("CALLS", "app.main", "stores.Cache", "import"),
+        ("CALLS", "app.main", "stores.Db", "import"),
+        ("EXTENDS", "app.Sub", "app.Subclassed", "same_module"),
+        ("IMPORTS", "app.py", "stores.py", "import"),
+        ("REFERENCES", "app.main", "app.HandedAround", "same_module"),
     }
 
 

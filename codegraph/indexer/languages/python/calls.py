@@ -280,6 +280,9 @@ class CallsMixin:
                                   "how": "module_alias"})
                     if _looks_like_class(attrs[-1]):
                         init_owners.append((full, {"file": _paths(sub), "export": attrs[-1]}))
+                chain = self.alias_chain(mqn, stems, [orig, *attrs])
+                if chain is not None:  # ``from os.path import join``: os binds ``path``
+                    cands.append({"module_chain": chain, "how": "module_alias"})
                 target = target or full
         if not cands:
             return

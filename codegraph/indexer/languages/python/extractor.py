@@ -19,6 +19,7 @@ from codegraph.indexer.languages.python.common import (
     module_name,
     visibility,
 )
+from codegraph.indexer.languages.python.constructors import ConstructorsMixin
 from codegraph.indexer.languages.python.flow import FlowMixin
 from codegraph.indexer.languages.python.imports import ImportsMixin
 from codegraph.indexer.languages.python.scopes import ScopesMixin, _Scope
@@ -27,7 +28,7 @@ from codegraph.indexer.languages.python.uses import UsesMixin
 from codegraph.indexer.records import FileExtraction, Reference
 
 
-class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, CallsMixin, FlowMixin, UsesMixin):
+class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, CallsMixin, FlowMixin, UsesMixin):
     """State for one file; ``run()`` returns the FileExtraction."""
 
     def __init__(self, repo: str, path: str, source: bytes) -> None:
@@ -86,6 +87,7 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, CallsMixin, FlowMixin, U
         # capture lists are not in source order (nor the same order from run to run).
         caps = {k: sorted(v, key=lambda n: (n.start_byte, -n.end_byte))
                 for k, v in ts.captures(LANGUAGE, "tags", root).items()}
+        self.caps = caps
         self.build_scopes(mod, caps.get("def", []), caps.get("lambda", []))
         for n in sorted(caps.get("import", []), key=_start):
             self.on_import(n)

@@ -110,6 +110,9 @@ class ImportsMixin:
         }
         if package_only:
             extra["optional"] = True  # namespace packages have no __init__.py
+        chain = self.alias_chain(mqn, stems, [])
+        if chain is not None:  # ``from os.path import x``: ``path`` may be a module bound in os.py
+            extra["candidates"].append({"module_chain": {**chain, "to_file": True}, "how": "module_alias"})
         if mqn:
             self.add_ref(IMPORTS, None, mqn, line, extra)
         paths = _paths(stems)
@@ -132,6 +135,16 @@ class ImportsMixin:
             sc.star.append(paths)
             if top:
                 self.exports.setdefault("*", {"from_all": []})["from_all"].append(paths)
+
+    def alias_chain(self, mqn: str, stems: list[str], names: list[str]) -> dict[str, Any] | None:
+        """``{"file", "attrs"}`` of a ``module_chain`` candidate for names imported from
+        an absolute dotted module (``from os.path import join``): the module may be a
+        name its package binds (``os.py``: ``import posixpath as path``), not a file.
+        None for a relative or undotted module."""
+        head, _, rest = mqn.partition(".")
+        if not rest or stems != self.abs_stems(mqn):
+            return None
+        return {"file": _paths(self.abs_stems(head)), "attrs": [*rest.split("."), *names]}
 
     def export_module(self, name: str, paths: list[str]) -> None:
         """Export ``name`` as bound to the module in the first existing of ``paths``;

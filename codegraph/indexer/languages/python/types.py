@@ -66,6 +66,10 @@ def _entity_export(ent: tuple[Any, ...], attrs: list[str]) -> dict[str, Any] | N
 class TypesMixin:
     """Name resolution and receiver types of the Python extractor."""
 
+    @staticmethod
+    def combine_types(types: list[Any]) -> Any:
+        return _combine(types)
+
     def resolve_name(self, scope: _Scope, name: str) -> tuple[str, Any]:
         """What a bare name denotes:
         ("entities", [def/mod/from bindings]) | ("type", type) | ("local", None) |
@@ -97,8 +101,10 @@ class TypesMixin:
                     for b in bindings:
                         if b[0] == "var":
                             types.append(self.type_of_assigned(bscope, b[1], b[2]))
-                        elif b[0] == "param":
-                            types.append(self.annotation_type(bscope.parent or bscope, b[1]) if b[1] is not None else None)
+                        elif b[0] == "param" and b[1] is not None:
+                            types.append(self.annotation_type(bscope.parent or bscope, b[1]))
+                        elif b[0] == "param":  # ``__init__(self, db)``: what the constructions pass
+                            types.append(self.constructor_arg_type(bscope, name, b[2], b[3]))
                         else:
                             types.append(None)
                     t = _combine(types)
