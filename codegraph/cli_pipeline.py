@@ -217,26 +217,39 @@ def register(app: typer.Typer, run: Any) -> None:
 
     def _backfill(repo: str | None, since: str, every: str, max_commits: int, as_json: bool) -> None:
         def body(ctx: Any) -> None:
-            from codegraph.indexer.backfill import backfill, parse_span
+            from codegraph.indexer.backfill import Filters, backfill, parse_span
+            from codegraph.indexer.registry import config_path, load_registry
+            from codegraph.indexer.state import StateStore
 
             span, step = parse_span(since), parse_span(every)
             repos = [r for r in ctx.graph.repos() if not repo or r.props.get("name") == repo]
             if not repos:
                 raise BadInput(f"no repository named {repo!r}" if repo else "no repository is indexed yet")
+            # The repos' codegraph.toml filters, so past commits count what the live runs count.
+            cfg = config_path(None)
+            entries = {e.name: e for e in load_registry(cfg)} if cfg.is_file() else {}
             report = []
-            for r in repos:
-                name, path = str(r.props.get("name")), r.props.get("path")
+            state = StateStore(ctx.settings.state_db)  # keeps each point's symbol names
+            try:
+                for r in repos:
+                    name, path = str(r.props.get("name")), r.props.get("path")
+                    e = entries.get(name)
+                    filters = Filters(e.include, e.exclude, e.pages) if e else Filters()
 
-                def tick(p: Any, name: str = name) -> None:
-                    if not as_json:
-                        err.print(f"{name} {p.commit[:10]} {p.committed_at[:10]}: {p.status}"
-                                  + (f" ({p.files} files, {p.symbols} symbols)" if p.status == "recorded" else ""),
-                                  highlight=False)
+                    def tick(p: Any, name: str = name) -> None:
+                        if not as_json:
+                            err.print(f"{name} {p.commit[:10]} {p.committed_at[:10]}: {p.status}"
+                                      + (f" ({p.files} files, {p.symbols} symbols)" if p.status == "recorded"
+                                         else ""), highlight=False)
 
-                pts = backfill(Path(str(path)), name, ctx.graph, span, step, tick, max_commits)
-                report.append({"repo": name, "points": [{"commit": p.commit, "committed_at": p.committed_at,
-                                                         "status": p.status, "files": p.files, "symbols": p.symbols}
-                                                        for p in pts]})
+                    pts = backfill(Path(str(path)), name, ctx.graph, span, step, tick, max_commits, state=state,
+                                   filters=filters)
+                    report.append({"repo": name, "config": str(cfg) if e else None,
+                                   "include": filters.include or [], "exclude": filters.exclude or [],
+                                   "points": [{"commit": p.commit, "committed_at": p.committed_at, "status": p.status,
+                                               "files": p.files, "symbols": p.symbols} for p in pts]})
+            finally:
+                state.close()
             if as_json:
                 emit_json(report)
             else:

@@ -7,8 +7,11 @@ first-parent history), one per ``every`` period; each is checked out in a tempor
 and branches are never touched; the worktree is removed afterwards), indexed into a
 temporary embedded graph, and its counts recorded as a CountSnapshot of the real graph
 at the commit's time (``source: backfill``). Commits that already have a snapshot are
-skipped, so a backfill can be re-run. Symbol lists of past commits are not kept, so
-"what disappeared" is not listed for backfilled points.
+skipped, so a backfill can be re-run. The past commit is indexed with the repo's
+``codegraph.toml`` filters (include / exclude / pages) when it has an entry there, so its
+counts mean what the live runs' counts mean. The qualified names of each past commit's
+symbols go into the indexer state beside the live runs' (``StateStore.save_snapshot_symbols``),
+so Baselines and ``codegraph baseline`` list what disappeared between backfilled points too.
 """
 
 from __future__ import annotations
@@ -21,10 +24,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codegraph.core.baselines import record_snapshot, snapshot_counts, snapshots
 from codegraph.core.errors import BadInput
 from codegraph.core.graph_store import GraphStore
+from codegraph.core.models import SYMBOL
+
+if TYPE_CHECKING:
+    from codegraph.indexer.state import StateStore
 
 _SPAN = re.compile(r"^\s*(\d+)\s*([hdwmy])\s*$")
 _UNIT = {"h": timedelta(hours=1), "d": timedelta(days=1), "w": timedelta(weeks=1), "m": timedelta(days=30),
@@ -71,15 +79,40 @@ def pick_commits(root: Path, since: timedelta, every: timedelta) -> list[Point]:
     return picked[::-1]
 
 
+@dataclass(slots=True)
+class Filters:
+    """What a past commit is indexed with: the repo's codegraph.toml include / exclude
+    globs and page routes (empty: the defaults ``codegraph index`` uses)."""
+
+    include: list[str] | None = None
+    exclude: list[str] | None = None
+    pages: dict[str, str] | None = None
+
+
+def symbol_names(graph: GraphStore, repo: str, page: int = 5000) -> list[str]:
+    """Qualified names of every symbol of ``repo`` (paged through ``nodes_by_label``)."""
+    out: list[str] = []
+    offset = 0
+    while True:
+        part = graph.nodes_by_label(SYMBOL, repo, limit=page, offset=offset)
+        out.extend(str(n.props.get("qualified_name") or "") for n in part)
+        if len(part) < page:
+            return out
+        offset += page
+
+
 def backfill(root: Path, repo: str, graph: GraphStore, since: timedelta, every: timedelta,
-             progress: Callable[[Point], None] | None = None, max_commits: int = 60) -> list[Point]:
+             progress: Callable[[Point], None] | None = None, max_commits: int = 60, *,
+             state: StateStore | None = None, filters: Filters | None = None) -> list[Point]:
     """Record a snapshot of ``repo`` for each picked commit (module docstring). ``root``
-    is the indexed folder (it may lie below the git top level). Raises BadInput when
-    ``root`` is not in a git checkout."""
+    is the indexed folder (it may lie below the git top level); ``state``: the indexer
+    state that keeps each snapshot's symbol names (none: not kept); ``filters``: the
+    repo's codegraph.toml entry. Raises BadInput when ``root`` is not in a git checkout."""
     from codegraph.core.embedded_graph import EmbeddedGraphStore
     from codegraph.indexer.pipeline import index_repo
     from codegraph.indexer.state import StateStore
 
+    f = filters or Filters()
     root = Path(root).resolve()
     top = Path(_git(root, "rev-parse", "--show-toplevel").strip())
     sub = root.relative_to(top) if root != top else Path()
@@ -95,15 +128,19 @@ def backfill(root: Path, repo: str, graph: GraphStore, since: timedelta, every: 
         wt = tmp / "tree"
         try:
             _git(top, "worktree", "add", "--detach", "--quiet", str(wt), p.commit)
-            g, state = EmbeddedGraphStore(tmp / "graph.db"), StateStore(tmp / "state.db")
+            g, tmp_state = EmbeddedGraphStore(tmp / "graph.db"), StateStore(tmp / "state.db")
             try:
-                index_repo(wt / sub, repo, g, None, state, workers=1)
+                index_repo(wt / sub, repo, g, None, tmp_state, workers=1, include=f.include or None,
+                           exclude=f.exclude or None, pages=f.pages or None)
                 counts = snapshot_counts(g, repo)
+                names = symbol_names(g, repo) if state is not None else []
             finally:
-                state.close()
+                tmp_state.close()
                 g.close()
             # UTC like every other snapshot, so that taken_at strings sort in time order.
             at = datetime.fromisoformat(p.committed_at).astimezone(UTC).isoformat(timespec="microseconds")
+            if state is not None:  # first: a snapshot is never listed without its symbol names
+                state.save_snapshot_symbols(repo, at, names)
             record_snapshot(graph, repo, p.commit, counts, at, source="backfill")
             p.status, p.files, p.symbols = "recorded", int(counts.get("files", 0)), int(counts.get("symbols", 0))
         except (BadInput, OSError, subprocess.SubprocessError) as e:

@@ -172,7 +172,8 @@ def _repo_section(repo: str, threshold: float) -> None:
         gone = _gone(repo, base["taken_at"], cur["taken_at"])
         if gone is None:
             st.caption("The symbol lists of these snapshots are not in this machine's indexer state "
-                       "(they are kept where the index ran), so what disappeared cannot be listed here.")
+                       "(they are kept where the index or the backfill ran; backfills before this version kept "
+                       "none), so what disappeared cannot be listed here.")
         else:
             with st.expander(f"What disappeared: {len(gone)} symbol(s)", expanded=True, icon=":material/delete:"):
                 st.dataframe(pd.DataFrame({"symbol": gone[:MAX_GONE]}), hide_index=True, key=f"baselines_gone|{repo}")

@@ -1,5 +1,6 @@
-"""`codegraph baseline backfill`: past commits indexed in a temporary worktree, their counts
-recorded as snapshots at the commit time; the person's checkout is never touched."""
+"""`codegraph baseline backfill`: past commits indexed in a temporary worktree with the repo's
+codegraph.toml filters, their counts recorded as snapshots at the commit time and their symbol
+names kept so drops list what disappeared; the person's checkout is never touched."""
 
 from __future__ import annotations
 
@@ -81,3 +82,38 @@ def test_bad_spans_are_one_line() -> None:
 
     with pytest.raises(BadInput, match="not a time span: '9x'"):
         parse_span("9x")
+
+
+def test_backfill_applies_the_config_filters_and_lists_what_disappeared(tmp_path: Path) -> None:
+    root = tmp_path / "svc"
+    (root / "lib").mkdir(parents=True)
+    (root / "gen").mkdir()
+    _git(root, "init", "-q", "-b", "main")
+    now = datetime.now(UTC)
+    (root / "gen" / "big.py").write_text("".join(f"def g{i}():\n    pass\n\n" for i in range(5)))
+    (root / "lib" / "m.py").write_text("def a():\n    pass\n\ndef b():\n    a()\n\ndef c():\n    b()\n")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "then", when=now - timedelta(days=30))
+    (root / "lib" / "m.py").write_text("def a():\n    pass\n")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "now", when=now - timedelta(minutes=5))
+    cfg = tmp_path / "codegraph.toml"
+    cfg.write_text(f'[[repos]]\nname = "svc"\npath = "{root}"\nexclude = ["gen/"]\n')
+    env = {**os.environ, "CODEGRAPH_HOME": str(tmp_path / "home"), "CODEGRAPH_GRAPH": "embedded",
+           "CODEGRAPH_SEARCH": "embedded", "CODEGRAPH_EMBED_MODEL_PATH": "none", "CODEGRAPH_CONFIG": str(cfg)}
+    r = subprocess.run([*CLI, "refresh", "--no-embed"], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([*CLI, "baseline", "backfill", "--repo", "svc", "--since", "90d", "--json"], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    [rep] = json.loads(r.stdout)
+    assert (rep["config"], rep["exclude"]) == (str(cfg), ["gen/"])
+    # gen/ is left out of the past commit as it is of the live run: 1 file, the module and 3 functions.
+    assert [(p["status"], p["files"], p["symbols"]) for p in rep["points"][:1]] == [("recorded", 1, 4)]
+    # The index run's snapshot against the backfilled one: symbols fell 4 -> 2, and which ones is known.
+    r = subprocess.run([*CLI, "baseline", "--repo", "svc", "--json"], env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 1, r.stderr
+    [report] = json.loads(r.stdout)
+    [sym] = [d for d in report["drops"] if d["key"] == "symbols"]
+    assert (sym["baseline"], sym["current"], sym["disappeared"]) == (4, 2, ["lib.m.b", "lib.m.c"])
