@@ -89,6 +89,23 @@ class Figures:
                 "unresolved_pct": self.unresolved_pct}
 
 
+def combine(parts: list[Figures]) -> Figures:
+    """The figures of several repos (a workspace) from each repo's: every count adds up,
+    so the shares (unresolved %) are of the sums, exactly as ``figures(store, None)`` is
+    for every repo."""
+    out = Figures()
+    for f in parts:
+        for name in ("repos", "files", "symbols", "edges", "stubs", "reference_edges", "stub_references",
+                     "parse_errors", "partial_files", "unsupported_files"):
+            setattr(out, name, getattr(out, name) + getattr(f, name))
+        for attr in ("edges_by_type", "unsupported_by_extension"):
+            d = getattr(out, attr)
+            for k, v in getattr(f, attr).items():
+                d[k] = d.get(k, 0) + v
+    out.edges_by_type = dict(sorted(out.edges_by_type.items()))
+    return out
+
+
 def derived_edges(edge_counts: dict[str, int]) -> dict[str, int]:
     """The edge counts of GraphStore.counts() without the structural types."""
     return {k: v for k, v in edge_counts.items() if k not in STRUCTURAL_EDGES}

@@ -76,8 +76,8 @@ def sidebar() -> None:
         if st.session_state.get(REPO_KEY) not in options:
             st.session_state[REPO_KEY] = ALL_REPOS
         st.selectbox("Repository", options, key=REPO_KEY,
-                     help="Limits every page to one indexed repository; a workspace limits Impact and Search "
-                          "to its repositories (other pages then show all).")
+                     help="Limits every page to one indexed repository, or to a workspace's repositories "
+                          "(Health always shows the whole store).")
         remember(REPO_KEY)
 
 

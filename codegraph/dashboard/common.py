@@ -154,6 +154,35 @@ def figures(repo: str | None = None) -> Any:
     return Figures(**d)
 
 
+def counts_in(scope: list[str] | None) -> dict[str, Any]:
+    """GraphStore.counts() of the repos of ``scope`` (current_scope(); None: every repo)."""
+    if scope is None:
+        return counts(None)
+    return merge_counts([counts(r) for r in scope])
+
+
+def figures_in(scope: list[str] | None) -> Any:
+    """core.figures.Figures of the repos of ``scope`` (a repo, a workspace, None: all): the
+    sum of each repo's cached figures (core.figures.combine), the same definition as ``figures``."""
+    if scope is None:
+        return figures(None)
+    if len(scope) == 1:
+        return figures(scope[0])
+    from codegraph.core.figures import combine
+
+    return combine([figures(r) for r in scope])
+
+
+def scope_label(scope: list[str] | None, total: int) -> str:
+    """"Repository X" / "Workspace W (3 repositories)" / "5 repositories" for captions."""
+    v = str(st.session_state.get(REPO_KEY) or "")
+    if v.startswith(WORKSPACE_PREFIX) and scope is not None:
+        return f"Workspace {v[len(WORKSPACE_PREFIX):]} ({len(scope)} repositories: {', '.join(scope)})"
+    if scope is not None and len(scope) == 1:
+        return f"Repository {scope[0]}"
+    return f"{total} repositories"
+
+
 # ---------------------------------------------------------------------------- errors
 def one_line(err: BaseException, setting: str | None = None) -> str:
     """A readable single line for ``err``. ``setting`` is named when the fault may be in

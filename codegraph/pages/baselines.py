@@ -30,7 +30,7 @@ from codegraph.dashboard.baseline_data import (
 from codegraph.dashboard.common import (
     age_text,
     current_key,
-    current_repo,
+    current_scope,
     empty_state,
     graph_store,
     graph_version,
@@ -206,13 +206,19 @@ def body() -> None:
     if not names:
         empty_state()
         return
-    repo = current_repo()
+    scope = current_scope()  # a repo, a workspace's repos, or None (all)
+    if scope is not None:
+        names = [n for n in names if n in scope]
+    if not names:
+        empty_state("No repository of this workspace is indexed yet.")
+        return
+    repo = names[0] if scope is not None and len(scope) == 1 else None
     persistent("baselines_threshold", 5.0)
     threshold = float(st.slider("Flag drops larger than (%)", 0.0, 50.0, step=0.5, key="baselines_threshold"))
     remember("baselines_threshold")
 
     st.subheader("Freshness")
-    _freshness_table({repo} if repo else None)
+    _freshness_table(set(scope) if scope else None)
 
     if repo is None:
         st.subheader("Drops: the latest run against the previous one, and anywhere on the timeline")
@@ -230,6 +236,8 @@ def body() -> None:
             lambda v: f"color: {DROP_COLOUR}; font-weight: bold" if v != "none" else "",
             subset=["drops", "drops on the timeline"]),
             hide_index=True, key="baselines_summary")
+        if st.session_state.get("baselines_repo") not in names:
+            st.session_state.pop("baselines_repo", None)
         repo = st.selectbox("Repository", names, key="baselines_repo")
     st.subheader(f"Counts of {repo}")
     _repo_section(repo, threshold)

@@ -15,9 +15,9 @@ from codegraph.core.figures import unsupported_by_extension
 from codegraph.dashboard.common import (
     counts,
     current_key,
-    current_repo,
+    current_scope,
     empty_state,
-    figures,
+    figures_in,
     graph_store,
     graph_version,
     persistent,
@@ -60,16 +60,16 @@ def _bar(df: pd.DataFrame, x: str, y: str, colour: str | None = None, title: str
     st.plotly_chart(fig, config={"displayModeBar": False})
 
 
-def _by_language(key: str, version: str, repo: str | None) -> None:
+def _by_language(key: str, version: str, scope: list[str] | None) -> None:
     """Unresolved share by language: exact, but it reads every reference edge, so it runs
     when asked and is then kept for this graph version."""
-    flag = f"coverage_lang|{key}|{version}|{repo}"
+    flag = f"coverage_lang|{key}|{version}|{','.join(scope) if scope else ''}"
     if not st.session_state.get(flag):
         st.caption("Unresolved references by language need every reference edge read once.")
         if not st.button("Count by language", icon=":material/translate:", key="coverage_lang_go"):
             return
         st.session_state[flag] = True
-    refs = pd.DataFrame(_refs_by_language(key, version, repo))
+    refs = pd.DataFrame([row for r in (scope or [None]) for row in _refs_by_language(key, version, r)])
     if refs.empty:
         st.caption("No reference edges yet.")
         return
@@ -85,15 +85,15 @@ def body() -> None:
     if not store.repos():
         empty_state()
         return
-    repo = current_repo()
+    scope = current_scope()  # a repo, a workspace's repos, or None (all)
     key, version = current_key(), graph_version(store)
-    files = pd.DataFrame(_files(key, version, repo))
+    files = pd.DataFrame([row for r in (scope or [None]) for row in _files(key, version, r)])
     if files.empty:
         empty_state("The graph has repositories but no files.")
         return
-    stub_refs = _stub_refs(key, version, repo)
+    stub_refs = {k: v for r in (scope or [None]) for k, v in _stub_refs(key, version, r).items()}
     refs = {r: reference_totals(counts(r).get("edges", {}), stub_refs.get(r, 0)) for r in sorted(set(files["repo"]))}
-    f = figures(repo)
+    f = figures_in(scope)
 
     st.subheader("Repositories, worst first")
     st.dataframe(repo_summary(files.to_dict("records"), refs), hide_index=True, key="coverage_repos")
@@ -111,7 +111,7 @@ def body() -> None:
         by_lang = files.groupby(["language", "status"]).size().reset_index(name="files")
         _bar(by_lang, "language", "files", "status", "Files by language and coverage")
     with right:
-        _by_language(key, version, repo)
+        _by_language(key, version, scope)
 
     st.subheader("Problems by folder")
     persistent("coverage_depth", 1)
@@ -121,7 +121,7 @@ def body() -> None:
     if bad.empty:
         st.success("No file has a parse error or was only partly extracted.", icon=":material/check_circle:")
     else:
-        bad["folder"] = [f"{r}:{folder_of(p, depth)}" if repo is None else folder_of(p, depth)
+        bad["folder"] = [f"{r}:{folder_of(p, depth)}" if not scope or len(scope) > 1 else folder_of(p, depth)
                          for r, p in zip(bad["repo"], bad["path"], strict=True)]
         by_folder = bad.groupby(["folder", "status"]).size().reset_index(name="files")
         top = by_folder.groupby("folder")["files"].sum().nlargest(25).index
@@ -132,7 +132,7 @@ def body() -> None:
 
     st.subheader("Unsupported files")
     uns = files[files["status"] == "unsupported"]
-    extra = _unsupported_from_repos(store, repo)
+    extra = _unsupported_from_repos(store, scope)
     if uns.empty and not extra:
         st.caption("Every file in the graph has an extractor.")
     if not uns.empty:
@@ -146,9 +146,12 @@ def body() -> None:
                "in its summary.")
 
 
-def _unsupported_from_repos(store: Any, repo: str | None) -> dict[str, int]:
-    """Extension counts the indexer recorded on Repo nodes (``unsupported`` property)."""
-    return unsupported_by_extension(store, repo)
+def _unsupported_from_repos(store: Any, scope: list[str] | None) -> dict[str, int]:
+    """Extension counts the indexer recorded on Repo nodes (``unsupported`` property) of the scope's repos."""
+    out: Counter[str] = Counter()
+    for r in scope or [None]:
+        out.update(unsupported_by_extension(store, r))
+    return dict(out)
 
 
 run_page(body, what="The Coverage page")

@@ -12,9 +12,18 @@ from typing import Any
 import streamlit as st
 
 from codegraph.core.errors import Unsupported
-from codegraph.dashboard.common import current_repo, graph_store, persistent, remember, run_page, show_error
+from codegraph.dashboard.common import (
+    current_repo,
+    current_scope,
+    graph_store,
+    persistent,
+    remember,
+    run_page,
+    show_error,
+)
 
-EXAMPLE = ("MATCH (s:Symbol)<-[c:CALLS]-(caller)\nWHERE $repo IS NULL OR s.repo = $repo\n"
+# $repo: the sidebar's repo (null for all or a workspace); $repos: the repos it covers (null for all).
+EXAMPLE = ("MATCH (s:Symbol)<-[c:CALLS]-(caller)\nWHERE $repos IS NULL OR s.repo IN $repos\n"
            "RETURN s.qualified_name AS symbol, count(c) AS callers\nORDER BY callers DESC LIMIT 25")
 RESULT_KEY = "_cypher_result"
 
@@ -45,7 +54,8 @@ def body() -> None:
                    "on the embedded graph.")
         return
     st.caption("Read-only: write clauses (CREATE, MERGE, SET, DELETE, REMOVE, LOAD CSV, CALL …) are refused "
-               "before anything is sent. `$repo` is bound to the repository chosen in the sidebar (or null).")
+               "before anything is sent. `$repo` is bound to the repository chosen in the sidebar (or null), `$repos` to the "
+               "repositories it covers, a workspace's too (or null for all).")
     persistent("cypher_query", EXAMPLE)
     persistent("cypher_limit", 200)
     with st.form("cypher_form"):
@@ -57,7 +67,7 @@ def body() -> None:
         st.session_state.pop(RESULT_KEY, None)
         try:
             with st.spinner("Running…"):
-                rows, total = store.run_cypher(query, {"repo": current_repo()}, limit)
+                rows, total = store.run_cypher(query, {"repo": current_repo(), "repos": current_scope()}, limit)
         except Exception as e:  # ReadOnlyViolation, syntax errors, a dead server: one line each
             show_error(e, "CODEGRAPH_GRAPH")
             return

@@ -17,7 +17,15 @@ import streamlit as st
 from codegraph.core import issues as core
 from codegraph.core.errors import BadInput, CodegraphError, TargetNotFound
 from codegraph.core.models import MENTIONS
-from codegraph.dashboard.common import current_repo, empty_state, graph_store, one_line, persistent, remember, run_page
+from codegraph.dashboard.common import (
+    current_scope,
+    empty_state,
+    graph_store,
+    one_line,
+    persistent,
+    remember,
+    run_page,
+)
 
 log = logging.getLogger("codegraph.dashboard")
 FLASH = "issues_flash"
@@ -109,8 +117,13 @@ def _ref_rows(refs: list[core.IssueRef], with_depth: bool = False) -> list[dict[
 LINKS = {"url": st.column_config.LinkColumn("url", display_text="open")}
 
 
-def _top(store: Any, repo: str | None, state: str | None) -> None:
-    rows = core.most_discussed(store, repo, state, limit=30)
+def _in(keep: set[str] | None, items: list[Any]) -> list[Any]:
+    """Items (with ``repo``) of the sidebar's workspace only; all when ``keep`` is None."""
+    return items if keep is None else [x for x in items if x.repo in keep]
+
+
+def _top(store: Any, repo: str | None, state: str | None, keep: set[str] | None = None) -> None:
+    rows = _in(keep, core.most_discussed(store, repo, state, limit=30 if keep is None else 300))[:30]
     if not rows:
         st.caption("No issue mentions a symbol or file yet.")
         return
@@ -126,14 +139,14 @@ def _top(store: Any, repo: str | None, state: str | None) -> None:
     st.caption("Ambiguous links (a name several symbols share) are not counted; their number is shown.")
 
 
-def _mentioning(store: Any, repo: str | None, state: str | None) -> None:
+def _mentioning(store: Any, repo: str | None, state: str | None, keep: set[str] | None = None) -> None:
     persistent("issues_target", "")
     target = st.text_input("Symbol or file", key="issues_target", placeholder="OrderService.place · file:shop/api.py")
     remember("issues_target")
     if not target.strip():
         return
     try:
-        refs = core.issues_mentioning(store, target, repo, state)
+        refs = _in(keep, core.issues_mentioning(store, target, repo, state))
     except TargetNotFound as e:
         st.warning(str(e), icon=":material/search_off:")
         return
@@ -142,7 +155,7 @@ def _mentioning(store: Any, repo: str | None, state: str | None) -> None:
         st.dataframe(_ref_rows(refs), hide_index=True, key="issues_mentioning", column_config=LINKS)
 
 
-def _radius(store: Any, repo: str | None, state: str | None) -> None:
+def _radius(store: Any, repo: str | None, state: str | None, keep: set[str] | None = None) -> None:
     persistent("issues_radius_target", "")
     persistent("issues_depth", 3)
     c1, c2 = st.columns([3, 1])
@@ -154,6 +167,7 @@ def _radius(store: Any, repo: str | None, state: str | None) -> None:
         return
     try:
         res = core.issues_in_radius(store, target, repo, depth, state)
+        res.issues = _in(keep, res.issues)
     except TargetNotFound as e:
         st.warning(str(e), icon=":material/search_off:")
         return
@@ -198,8 +212,10 @@ def body() -> None:
     if not names:
         empty_state()
         return
-    repo = current_repo()
-    nodes = core.issue_nodes(store, repo)
+    scope = current_scope()  # a repo, a workspace's repos, or None (all)
+    repo = scope[0] if scope and len(scope) == 1 else None
+    keep = set(scope) if scope and len(scope) > 1 else None
+    nodes = _in(keep, core.issue_nodes(store, repo))
     _flash()
     _import_panel(names, repo, expanded=not nodes)
     if not nodes:
@@ -217,11 +233,11 @@ def body() -> None:
     remember("issues_state")
     tabs = st.tabs(["Most discussed", "Mentioning a symbol", "Blast radius", "All issues"])
     with tabs[0]:
-        _top(store, repo, state)
+        _top(store, repo, state, keep)
     with tabs[1]:
-        _mentioning(store, repo, state)
+        _mentioning(store, repo, state, keep)
     with tabs[2]:
-        _radius(store, repo, state)
+        _radius(store, repo, state, keep)
     with tabs[3]:
         _all(store, nodes)
 

@@ -12,14 +12,17 @@ from codegraph.core.models import ENDPOINT, FILE, STUB, SYMBOL, TABLE
 from codegraph.dashboard.common import (
     age_text,
     counts,
+    counts_in,
     current_key,
-    current_repo,
+    current_scope,
     drift_note,
     empty_state,
     figures,
+    figures_in,
     graph_store,
     graph_version,
     run_page,
+    scope_label,
     settings,
     short_sha,
 )
@@ -62,10 +65,12 @@ def _boundaries(key: str, version: str, repo: str | None) -> dict[str, list[tupl
     return {"Endpoints": sorted(endpoints), "Tables": sorted(tables), "Pages": sorted(pages)}
 
 
-def _start_here(store: object, repo: str | None) -> None:
+def _start_here(store: object, scope: list[str] | None) -> None:
     """What a newcomer should open first: the entry points, tables and pages, each a link
-    to its blast radius on the Impact page."""
-    found = _boundaries(current_key(), graph_version(graph_store()), repo)
+    to its blast radius on the Impact page (of the repos of ``scope``; None: all)."""
+    key, version = current_key(), graph_version(graph_store())
+    parts = [_boundaries(key, version, r) for r in (scope or [None])]
+    found = {title: sorted(x for p in parts for x in p[title]) for title in parts[0]}
     if not any(found.values()):
         return
     st.subheader("Start here: entry points, tables and pages")
@@ -82,16 +87,15 @@ def _start_here(store: object, repo: str | None) -> None:
 def body() -> None:
     st.title("Overview")
     store = graph_store()
-    repo = current_repo()
-    fresh = freshness(store, {repo} if repo else None)
+    scope = current_scope()
+    fresh = freshness(store, set(scope) if scope else None)
     if not fresh:
         empty_state()
         return
-    c = counts(repo)
-    f = figures(repo)
+    c = counts_in(scope)
+    f = figures_in(scope)
     nodes, derived = c.get("nodes", {}), f.edges_by_type
-    st.caption(f"{'Repository ' + repo if repo else f'{len(fresh)} repositories'} · "
-               f"{store.backend} graph")
+    st.caption(f"{scope_label(scope, len(fresh))} · {store.backend} graph")
     m = st.columns(4) + st.columns(4)  # two rows: eight labels in one row are cut off at 1400 px
     m[0].metric("Repositories", len(fresh))
     m[1].metric("Files", f.files)
@@ -111,7 +115,7 @@ def body() -> None:
         note = drift_note(f)
         if note:
             st.warning(note, icon=":material/history:")
-    _start_here(store, repo)
+    _start_here(store, scope)
     st.subheader("Repositories and freshness")
     st.dataframe(_repo_rows(fresh), hide_index=True, key="overview_repos")
 

@@ -20,6 +20,7 @@ from codegraph.core.models import STUB, Node
 from codegraph.core.triage_scope import Scope
 from codegraph.dashboard.common import (
     current_repo,
+    current_scope,
     empty_state,
     graph_store,
     one_line,
@@ -255,13 +256,24 @@ def _queue(uids: list[str]) -> None:
                  "B builtin, I ignore, Enter / Esc confirm / cancel, U undo the latest (decision log)")
 
 
-def _stubs_tab(store: Any, repo: str | None, roots: dict[str, str | None]) -> None:
+def _stub_rows(store: Any, repo: str | None, names: list[str] | None, limit: int, offset: int) -> list[Any]:
+    """Stubs most referenced first, of one repo, of the workspace's repos (``names``: each
+    repo's first offset+limit merged), or of all."""
+    if repo or names is None:
+        return triage.stub_rows(store, repo, limit=limit, offset=offset)
+    rows = [row for r in names for row in triage.stub_rows(store, r, limit=limit + offset)]
+    rows.sort(key=lambda x: (-x.references, x.target_identifier, x.repo))
+    return rows[offset:offset + limit]
+
+
+def _stubs_tab(store: Any, repo: str | None, roots: dict[str, str | None],
+               names: list[str] | None = None) -> None:
     persistent("triage_limit", 50)
     c1, c2 = st.columns(2)
     limit = int(c1.number_input("Stubs to list", 10, 5000, step=50, key="triage_limit"))
     offset = int(c2.number_input("Skip", 0, 10_000_000, step=50, key="triage_offset"))
     remember("triage_limit")
-    rows = triage.stub_rows(store, repo, limit=limit, offset=offset)
+    rows = _stub_rows(store, repo, names, limit, offset)
     if not rows:
         st.success("No unresolved symbol here." if not offset else "No more stubs.", icon=":material/check_circle:")
         return
@@ -349,8 +361,8 @@ def _bulk_tab(store: Any, repo: str | None, names: list[str]) -> None:
               disabled=not ready, type="primary")
 
 
-def _log_tab(store: Any, repo: str | None) -> None:
-    ds = triage.decision_list(store, repo)
+def _log_tab(store: Any, repo: str | None, names: list[str] | None = None) -> None:
+    ds = [d for d in triage.decision_list(store, repo) if names is None or d.repo in names]
     if not ds:
         st.caption("No decision yet.")
         return
@@ -391,10 +403,11 @@ def body() -> None:
         empty_state()
         return
     repo = current_repo()
+    scope = current_scope()  # a workspace: its repos (and a decision still acts on one repo)
     persistent("triage_by", triage.default_user())
     st.text_input("Decided by", key="triage_by", help="Recorded with every decision in the log.")
     remember("triage_by")
-    names = [repo] if repo else sorted(roots)
+    names = [repo] if repo else sorted(r for r in roots if scope is None or r in scope)
     applied = {r: triage.apply_pending(store, r) for r in names}
     _flash()
     for r, ts in applied.items():
@@ -402,18 +415,18 @@ def body() -> None:
             st.info(f"Existing decisions applied to {len(ts)} new stub(s) in {r}: {', '.join(ts[:10])}",
                     icon=":material/auto_fix_high:")
     stubs = sum(store.counts(r)["nodes"].get(STUB, 0) for r in names)
-    active = triage.decision_list(store, repo, include_undone=False)
+    active = [d for d in triage.decision_list(store, repo, include_undone=False) if d.repo in names]
     m = st.columns(3)
     m[0].metric("Unresolved stubs", stubs)
     m[1].metric("Active decisions", len(active))
     m[2].metric("Call sites decided", sum(d.call_sites for d in active))
     tabs = st.tabs(["Stubs", "Bulk by pattern", "Decision log"])
     with tabs[0]:
-        _stubs_tab(store, repo, roots)
+        _stubs_tab(store, repo, roots, None if scope is None else names)
     with tabs[1]:
         _bulk_tab(store, repo, names)
     with tabs[2]:
-        _log_tab(store, repo)
+        _log_tab(store, repo, None if scope is None else names)
 
 
 run_page(body, what="The Triage page")

@@ -102,3 +102,43 @@ def test_sidebar_workspace_scopes_impact_and_search(ws_home: Path, point_at: Cal
     assert not at.exception, [e.value for e in at.exception]
     text = " ".join(m.value for m in at.markdown)
     assert "money-lib" in text and "outsider" not in text
+
+
+def test_sidebar_workspace_scopes_every_page_with_the_same_figures(ws_home: Path,
+                                                                   point_at: Callable[..., None]) -> None:
+    from codegraph.core.figures import combine, figures
+    from codegraph.dashboard.figure_text import pct
+
+    point_at(ws_home)
+    members = ["ledger", "money-lib", "pay-api", "web-client"]
+    g = EmbeddedGraphStore(ws_home / "graph.db")
+    try:
+        want = combine([figures(g, r) for r in members])
+        everything = figures(g, None)
+    finally:
+        g.close()
+    assert want.files < everything.files  # the outsider is left out
+    at = open_app("overview.py")
+    at.sidebar.selectbox[0].set_value("workspace: payments").run()
+    assert not at.exception, [e.value for e in at.exception]
+    m = {x.label: x.value for x in at.metric}
+    assert (m["Repositories"], m["Files"], m["Symbols"], m["Edges"], m["Unresolved stubs"]) == (
+        "4", str(want.files), str(want.symbols), str(want.edges), str(want.stubs))
+    assert m["Unresolved references"] == pct(want.unresolved_pct)
+    assert any("Workspace payments (4 repositories" in c.value for c in at.caption)
+
+    at.switch_page("../pages/coverage.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    m = {x.label: x.value for x in at.metric}
+    assert (m["Files"], m["Unresolved references"], m["Unsupported files"]) == (
+        str(want.files), pct(want.unresolved_pct), str(want.unsupported_files))
+    assert set(at.dataframe[0].value["repo"]) == set(members)
+
+    at.switch_page("../pages/baselines.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert sorted(at.dataframe[1].value["repo"]) == members  # freshness, then the drops summary
+
+    at.switch_page("../pages/triage.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert set(at.dataframe[0].value["repo"]) <= set(members)
+    assert {x.label: x.value for x in at.metric}["Unresolved stubs"] == str(want.stubs)
