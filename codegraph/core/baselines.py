@@ -45,9 +45,10 @@ def flat_counts(counts: dict[str, Any]) -> dict[str, int]:
     return out
 
 
-def snapshot_counts(graph: GraphStore, repo: str) -> dict[str, int]:
-    """The flat counts a CountSnapshot of ``repo`` records (module docstring)."""
-    raw = graph.counts(repo)
+def snapshot_counts(graph: GraphStore, repo: str, counts: dict[str, Any] | None = None) -> dict[str, int]:
+    """The flat counts a CountSnapshot of ``repo`` records (module docstring); ``counts``:
+    ``graph.counts(repo)`` when the caller already has it."""
+    raw = counts if counts is not None else graph.counts(repo)
     fig = from_counts(raw, sum(stub_references(graph, repo).values()), unsupported_by_extension(graph, repo), 1)
     return flat_counts(raw) | {"stub_references": fig.stub_references, "unsupported_files": fig.unsupported_files}
 
@@ -64,10 +65,12 @@ def record_snapshot(graph: GraphStore, repo: str, commit: str | None, counts: di
     return node
 
 
-def take_snapshot(graph: GraphStore, repo: str, commit: str | None, taken_at: str | None = None) -> Node:
-    """Store a CountSnapshot of ``repo`` now; returns it."""
+def take_snapshot(graph: GraphStore, repo: str, commit: str | None, taken_at: str | None = None,
+                  counts: dict[str, Any] | None = None) -> Node:
+    """Store a CountSnapshot of ``repo`` now; returns it (``counts``: ``graph.counts(repo)``
+    when the caller already has it)."""
     at = taken_at or datetime.now(UTC).isoformat(timespec="microseconds")
-    return record_snapshot(graph, repo, commit, snapshot_counts(graph, repo), at)
+    return record_snapshot(graph, repo, commit, snapshot_counts(graph, repo, counts), at)
 
 
 def snapshots(graph: GraphStore, repo: str) -> list[dict[str, Any]]:

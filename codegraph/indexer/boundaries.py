@@ -510,17 +510,19 @@ class _Linker:
         self.edge(TOUCHES, file_uid(self.repo, path), uid, path, line, **extra)
 
     # -- name-aware imports ------------------------------------------------------------------------
-    def annotate_imports(self, extractions: list[FileExtraction]) -> None:
-        """``extra["symbols"]`` on IMPORTS edges: imported name -> qualified names."""
+    def annotate_imports(self, extractions: list[FileExtraction], table: SymbolTable | None = None) -> None:
+        """``extra["symbols"]`` on IMPORTS edges: imported name -> qualified names
+        (``table``: the resolver's, when the caller has one)."""
         edges = [e for lst in self.res.edges.values() for e in lst if e.type == IMPORTS and e.extra.get("names")
                  and any(n != "*" for n in e.extra["names"])]
         if not edges:
             return
-        table = SymbolTable(self.repo, extractions)
+        table = table if table is not None else SymbolTable(self.repo, extractions)
         prefix = file_uid(self.repo, "")
         for e in edges:
             if not e.target.startswith(prefix):
                 continue
+            table.begin(e.file)
             path = e.target[len(prefix):]
             got: dict[str, list[str]] = {}
             for n in e.extra["names"]:
@@ -534,10 +536,12 @@ class _Linker:
 
 
 def link_boundaries(
-    repo: str, extractions: list[FileExtraction], resolution: Resolution, root: Path | None = None
+    repo: str, extractions: list[FileExtraction], resolution: Resolution, root: Path | None = None,
+    table: SymbolTable | None = None,
 ) -> BoundaryLinks:
     """Nodes and edges for every framework record of the repository (see module doc).
-    Also annotates ``resolution``'s IMPORTS edges with ``extra["symbols"]`` in place.
+    Also annotates ``resolution``'s IMPORTS edges with ``extra["symbols"]`` in place
+    (looked up in ``table`` when given: the resolver's, so a refresh sees the lookups).
     Never raises on odd records (a record missing a field is skipped and counted)."""
     lk = _Linker(repo, extractions, resolution, root)
     by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -558,7 +562,7 @@ def link_boundaries(
                                     "candidates": []})
             return None
 
-    stage("imports", lk.annotate_imports, extractions)
+    stage("imports", lk.annotate_imports, extractions, table)
     for r in by_type["const"]:
         if r.get("name") and isinstance(r.get("parts"), list):
             lk.consts.setdefault(r["file"], {})[r["name"]] = ([(k, v) for k, v in r["parts"]],

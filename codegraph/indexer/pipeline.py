@@ -37,13 +37,13 @@ from codegraph.core.models import (
 )
 from codegraph.core.search_index import SearchIndex
 from codegraph.indexer.adapters.pages import assign_routes
-from codegraph.indexer.boundaries import link_boundaries
+from codegraph.indexer.affected import resolve_and_link
 from codegraph.indexer.cross_repo import save_client_calls
 from codegraph.indexer.discover import DiscoveredFile, discover
 from codegraph.indexer.extract import EXTRACTOR_VERSION, extract_source, failed
 from codegraph.indexer.languages import link_repo
 from codegraph.indexer.records import FileExtraction
-from codegraph.indexer.resolve import Decision, resolve_repo
+from codegraph.indexer.resolve import Decision
 from codegraph.indexer.state import RepoState, StateStore
 from codegraph.indexer.workers import worker_pool
 
@@ -67,6 +67,7 @@ class IndexSummary:
     edges: int = 0
     stubs: int = 0
     edges_rewritten_files: int = 0
+    resolved_files: int = 0  # files whose references were resolved again (docs/DESIGN.md#refresh)
     chunks_written: int = 0
     parse_errors: int = 0
     partial_files: int = 0
@@ -137,6 +138,7 @@ def index_repo(
     exclude: list[str] | None = None,
     pages: dict[str, str] | None = None,
     progress: Progress | None = None,
+    full_resolve: bool | None = None,
 ) -> IndexSummary:
     """Index (or refresh) one repository rooted at ``root`` under the name ``repo``.
 
@@ -145,7 +147,30 @@ def index_repo(
     are relinked when definitions appear or vanish, and only files whose edges changed
     are rewritten. Raises StoreUnavailable when a store does not answer (state is then
     not written, so the next run repeats the work), FileNotFoundError for a bad root.
+    ``full_resolve``: resolve every file even when only some can be affected (default:
+    the environment variable ``CODEGRAPH_FULL_RESOLVE=1``; benches compare both ways).
     """
+    if full_resolve is None:
+        full_resolve = os.environ.get("CODEGRAPH_FULL_RESOLVE") == "1"
+    # No cyclic GC during the run: with the repo's records in memory one full collection
+    # costs a large part of a one-file refresh, and the run creates no cycles worth it.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _index_repo(root, repo, graph, search, state, workers=workers, max_file_bytes=max_file_bytes,
+                           decisions=decisions, force=force, include=include, exclude=exclude, pages=pages,
+                           progress=progress, full_resolve=full_resolve)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _index_repo(
+    root: Path, repo: str, graph: GraphStore, search: SearchIndex | None, state: StateStore, *,
+    workers: int, max_file_bytes: int, decisions: dict[str, Decision] | None, force: bool,
+    include: list[str] | None, exclude: list[str] | None, pages: dict[str, str] | None,
+    progress: Progress | None, full_resolve: bool,
+) -> IndexSummary:
     t0 = time.perf_counter()
     tick = progress or (lambda *_: None)
     root = root.resolve()
@@ -191,45 +216,38 @@ def index_repo(
     t = time.perf_counter()
     fresh: dict[str, FileExtraction] = {}
     chunks: list[Chunk] = []
-    # Unpickling hundreds of thousands of small records from the pool is mostly cyclic-GC
-    # time; nothing here creates cycles worth collecting before the run ends.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:  # an exception in extraction or loading must not leave GC off for the process
-        jobs = [(repo, f.path, f.language, str(f.abs_path), search is not None) for f in changed]
-        n = workers or os.cpu_count() or 1
-        if n > 1 and len(jobs) >= 32:
-            with worker_pool(n) as pool:
-                results = pool.map(_extract_job, jobs, chunksize=8)
-                for i, (fx, ch) in enumerate(results, 1):
-                    fresh[fx.file.path] = fx
-                    chunks.extend(ch)
-                    tick("extract", i, len(jobs))
-        else:
-            for i, j in enumerate(jobs, 1):
-                fx, ch = _extract_job(j)
+    # GC is off (index_repo): unpickling records from the pool is otherwise mostly GC time.
+    jobs = [(repo, f.path, f.language, str(f.abs_path), search is not None) for f in changed]
+    n = workers or os.cpu_count() or 1
+    if n > 1 and len(jobs) >= 32:
+        with worker_pool(n) as pool:
+            results = pool.map(_extract_job, jobs, chunksize=8)
+            for i, (fx, ch) in enumerate(results, 1):
                 fresh[fx.file.path] = fx
                 chunks.extend(ch)
                 tick("extract", i, len(jobs))
-        s.timings["extract"] = time.perf_counter() - t
-        for path, route in (pages or {}).items():  # explicit page mapping from the project config
-            if path in fresh:
-                fresh[path].file.route = route
-        plan = LoadPlan(s, root, repo, fresh, chunks, removed, set(current), known, fingerprint, t0,
-                        decisions=decisions, rebuild=rebuild, progress=tick, pages=pages)
-        with run_transaction(graph):  # embedded: readers see the last complete run until it commits
-            s = apply_extractions(plan, graph, search, state)
-        if search is not None and hasattr(search, "for_kind"):
-            # Schema, config and docs chunks, each kind in its own index (indexer/content.py).
-            from codegraph.indexer.content import index_content
+    else:
+        for i, j in enumerate(jobs, 1):
+            fx, ch = _extract_job(j)
+            fresh[fx.file.path] = fx
+            chunks.extend(ch)
+            tick("extract", i, len(jobs))
+    s.timings["extract"] = time.perf_counter() - t
+    for path, route in (pages or {}).items():  # explicit page mapping from the project config
+        if path in fresh:
+            fresh[path].file.route = route
+    plan = LoadPlan(s, root, repo, fresh, chunks, removed, set(current), known, fingerprint, t0,
+                    decisions=decisions, rebuild=rebuild, progress=tick, pages=pages, full_resolve=full_resolve)
+    with run_transaction(graph):  # embedded: readers see the last complete run until it commits
+        s = apply_extractions(plan, graph, search, state)
+    if search is not None and hasattr(search, "for_kind"):
+        # Schema, config and docs chunks, each kind in its own index (indexer/content.py).
+        from codegraph.indexer.content import index_content
 
-            t = time.perf_counter()
-            s.content = index_content(root, repo, search, max_file_bytes, include=include, exclude=exclude).to_dict()
-            s.timings["content"] = time.perf_counter() - t
-        return s
-    finally:
-        if gc_was_enabled:
-            gc.enable()
+        t = time.perf_counter()
+        s.content = index_content(root, repo, search, max_file_bytes, include=include, exclude=exclude).to_dict()
+        s.timings["content"] = time.perf_counter() - t
+    return s
 
 
 def _quiet(phase: str, done: int, total: int) -> None:
@@ -255,6 +273,7 @@ class LoadPlan:
     rebuild: bool = False  # a full rebuild: every file is relinked
     progress: Progress = _quiet
     pages: dict[str, str] | None = None  # explicit path -> route of codegraph.toml (wins over conventions)
+    full_resolve: bool = False  # resolve every file even when only some can be affected (benches compare)
 
 
 def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | None, state: StateStore) -> IndexSummary:
@@ -303,14 +322,20 @@ def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | N
     cached = state.extractions(repo, unchanged_paths) if graph_changed or decisions else {}
     edges_hashes: dict[str, str] = {}
     all_fx: list[FileExtraction] = []
+    resolved = None
     if graph_changed or decisions or rebuild:
-        all_fx = list(cached.values()) + list(fresh.values())
+        # Path order: what the resolver keeps of several stubs of one name does not depend
+        # on which files this run parsed (codegraph.indexer.affected merges per file).
+        all_fx = sorted([*cached.values(), *fresh.values()], key=lambda fx: fx.file.path)
         link_repo(all_fx, root if root.is_dir() else None)
-        res = resolve_repo(repo, all_fx, decisions)
-        s.resolutions = dict(res.counts)
-        if res.stubs:
-            graph.upsert_nodes([st.to_node() for st in res.stubs.values()])
-        links = link_boundaries(repo, all_fx, res, root if root.is_dir() else None)
+        # Only the references a change can reach are resolved again (docs/DESIGN.md#refresh).
+        resolved = resolve_and_link(repo, all_fx, fresh, removed, set(known), state, decisions,
+                                    root if root.is_dir() else None, full=rebuild or not known or plan.full_resolve)
+        res, links = resolved.res, resolved.links
+        s.resolutions = resolved.totals
+        s.resolved_files = len(resolved.files) if resolved.files is not None else len(all_fx)
+        if resolved.stubs:
+            graph.upsert_nodes([st.to_node() for st in resolved.stubs])
         if links.nodes:
             graph.upsert_nodes(links.nodes)
         for p, es in links.edges.items():
@@ -320,8 +345,10 @@ def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | N
         s.unplaced = links.unplaced[:200]
         s.boundaries = dict(links.counts)
         rewrite: list[str] = []
-        # An unchanged file whose page route changed (a page appeared next to it) is re-imported.
-        stale = [p for p in unchanged_paths if p in cached]
+        # An unchanged file whose page route changed (a page appeared next to it) is re-imported;
+        # routes follow the set of paths, so only a run that added or removed files checks.
+        paths_changed = rebuild or bool(removed) or any(p not in known for p in fresh)
+        stale = [p for p in unchanged_paths if p in cached] if paths_changed else []
         stored = graph.get_nodes([file_uid(repo, p) for p in stale]) if stale else {}
         moved = []
         for p in stale:
@@ -336,6 +363,8 @@ def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | N
         moved_paths = {fx.file.path for fx in moved}
         for fx in all_fx:
             p = fx.file.path
+            if resolved.files is not None and p not in resolved.files:
+                continue  # not resolved again: its edges cannot have changed
             h = _edges_hash(res.edges.get(p, []))
             edges_hashes[p] = h
             targets_moved = p not in fresh and any(e.target in moved_targets for e in res.edges.get(p, ()))
@@ -368,16 +397,16 @@ def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | N
     s.timings["search"] = time.perf_counter() - t
 
     state.save(RepoState(repo, str(root), EXTRACTOR_VERSION, fingerprint, s.commit, now), fresh, removed,
-               edges_hashes)
+               edges_hashes, resolved.state if resolved is not None else None)
+    counts = graph.counts(repo)  # once: the snapshot and the summary both read it
     if graph_changed:
         from codegraph.core.baselines import take_snapshot
 
-        snap = take_snapshot(graph, repo, s.commit)
+        snap = take_snapshot(graph, repo, s.commit, counts=counts)
         state.save_snapshot_symbols(repo, snap.props["taken_at"],
                                     [sym.qualified_name for fx in all_fx for sym in fx.symbols])
     if graph_changed or repo_node is None:
         graph.upsert_repo(rec)  # the run is complete: commit and import time are now this run's
-    counts = graph.counts(repo)
     s.symbols = counts["nodes"].get("Symbol", 0)
     s.stubs = counts["nodes"].get(STUB, 0)
     s.edges = sum(v for k, v in counts["edges"].items() if k not in STRUCTURAL_EDGES)

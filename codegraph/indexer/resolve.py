@@ -96,6 +96,8 @@ class SymbolTable:
         # Classes with a base outside the repo: a member missing on them is probably
         # inherited from there, so a unique-name match elsewhere would be a false edge.
         self.external_bases: set[str] = set()
+        # Calls of a parameter, by the function owning the parameter (param_call hints).
+        self.param_calls: dict[str, list[Reference]] = defaultdict(list)
         for fx in extractions:
             path = fx.file.path
             self.files.add(path)
@@ -111,6 +113,15 @@ class SymbolTable:
                 self.by_name[s.name].append(s)
                 if s.parent:
                     self.members[(s.parent, s.name)].append(s)
+            for r in fx.references:
+                pc = r.extra.get("param_call")
+                if pc is not None and r.type not in (EXTENDS, IMPLEMENTS):
+                    self.param_calls[pc["owner"]].append(r)
+
+    def begin(self, file: str | None, inheritance: bool = False) -> None:
+        """The lookups that follow are made for a reference of ``file`` (in the inheritance
+        pass when ``inheritance``). A no-op here; ``codegraph.indexer.affected`` records
+        them to know which files a later change can affect (docs/DESIGN.md#refresh)."""
 
     # -- lookups ---------------------------------------------------------------
     def types(self, qn: str) -> list[SymbolRecord]:
@@ -365,8 +376,25 @@ def _lookup_keys(ref: Reference) -> list[str]:
 _PASSTHROUGH_EXTRA = ("names", "forwarding", "external", "url", "arity", "jsx", "callback", "alias", "dynamic", "type_only")
 
 
+def link_bases(table: SymbolTable, extractions: list[FileExtraction]) -> None:
+    """Resolve every EXTENDS / IMPLEMENTS reference into ``table.bases`` (and
+    ``table.external_bases`` for a base not in the repo), before any member lookup."""
+    for fx in extractions:
+        for ref in fx.references:
+            if ref.type not in (EXTENDS, IMPLEMENTS):
+                continue
+            table.begin(ref.file, True)
+            found, _, _ = _targets(table, ref)
+            if not found:
+                table.external_bases.add(ref.source_qualified_name)
+            for t in found:
+                if isinstance(t, SymbolRecord) and t.qualified_name != ref.source_qualified_name:
+                    table.bases[ref.source_qualified_name].append(t.qualified_name)
+
+
 def resolve_repo(
-    repo: str, extractions: list[FileExtraction], decisions: dict[str, Decision] | None = None
+    repo: str, extractions: list[FileExtraction], decisions: dict[str, Decision] | None = None, *,
+    table: SymbolTable | None = None, only: set[str] | None = None, res: Resolution | None = None,
 ) -> Resolution:
     """Resolve every reference of one repository.
 
@@ -374,31 +402,27 @@ def resolve_repo(
     changed ones freshly extracted). ``decisions`` (target_identifier -> Decision) are
     triage decisions re-applied on every run. Returns a Resolution; never raises on
     unresolvable input (that is what stubs are for).
+
+    For a refresh (``codegraph.indexer.affected``, docs/DESIGN.md#refresh): ``table`` is
+    built from ``extractions`` by the caller, who ran ``link_bases`` on it; ``only`` limits
+    the references resolved to those of these files (the table still holds every file);
+    ``res`` is the Resolution filled in.
     """
-    table = SymbolTable(repo, extractions)
+    if table is None:
+        table = SymbolTable(repo, extractions)
+        link_bases(table, extractions)
     decisions = decisions or {}
-    res = Resolution()
-    refs = [r for fx in extractions for r in fx.references]
+    res = res if res is not None else Resolution()
+    refs = [r for fx in extractions if only is None or fx.file.path in only for r in fx.references]
     # Inheritance first: member lookups on receivers walk the resolved bases.
     inheritance = [r for r in refs if r.type in (EXTENDS, IMPLEMENTS)]
     others = [r for r in refs if r.type not in (EXTENDS, IMPLEMENTS)]
-    for ref in inheritance:
-        found, _, _ = _targets(table, ref)
-        if not found:
-            table.external_bases.add(ref.source_qualified_name)
-        for t in found:
-            if isinstance(t, SymbolRecord) and t.qualified_name != ref.source_qualified_name:
-                table.bases[ref.source_qualified_name].append(t.qualified_name)
     edges = res.edges
     seen: set[tuple[str, str, str, str, int]] = set()
-    # Calls of a parameter, by the function owning the parameter (param_call hints).
-    param_calls: dict[str, list[Reference]] = defaultdict(list)
-    for ref in others:
-        pc = ref.extra.get("param_call")
-        if pc is not None:
-            param_calls[pc["owner"]].append(ref)
+    param_calls = table.param_calls
     passes: list[tuple[Reference, list[SymbolRecord]]] = []
     for ref in inheritance + others:
+        table.begin(ref.file, ref.type in (EXTENDS, IMPLEMENTS))
         src = _source_uid(table, ref)
         if src is None:
             res.counts["dropped_no_source"] += 1
@@ -475,6 +499,7 @@ def resolve_repo(
             if how and how != "stub":
                 res.counts[how] += 1
     for ref, values in passes:
+        table.begin(ref.file)
         _link_parameter(table, ref, values, param_calls, res, seen)
     return res
 
@@ -516,4 +541,4 @@ def _link_parameter(table: SymbolTable, ref: Reference, values: list[SymbolRecor
                         res.counts["parameter"] += 1
 
 
-__all__ = ["Decision", "Resolution", "SymbolTable", "resolve_repo", "stub_target", "stub_uid"]
+__all__ = ["Decision", "Resolution", "SymbolTable", "link_bases", "resolve_repo", "stub_target", "stub_uid"]

@@ -14,10 +14,13 @@ import sqlite3
 import zlib
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codegraph.core.models import FileRecord, SymbolRecord
 from codegraph.indexer.records import FileExtraction, Reference
+
+if TYPE_CHECKING:
+    from codegraph.indexer.affected import ResolveState
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS repo_state (
@@ -30,7 +33,20 @@ CREATE TABLE IF NOT EXISTS file_state (
 CREATE TABLE IF NOT EXISTS snapshot_symbols (
   repo TEXT, taken_at TEXT, symbols BLOB, PRIMARY KEY (repo, taken_at)
 );
+CREATE TABLE IF NOT EXISTS resolve_deps (
+  repo TEXT, key TEXT, path TEXT, PRIMARY KEY (repo, key, path)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS resolve_files (
+  repo TEXT, path TEXT, counts TEXT, deps BLOB, PRIMARY KEY (repo, path)
+);
+CREATE TABLE IF NOT EXISTS resolve_repo (
+  repo TEXT PRIMARY KEY, blob BLOB
+);
 """
+# resolve_deps / resolve_files / resolve_repo: the lookups each file's references made in
+# the last resolution, its resolution counts, and the repo's base-class map, stub records
+# and totals (codegraph.indexer.affected; docs/DESIGN.md#refresh).
+_KEYS_SEP = "\x1e"
 
 
 @dataclass(slots=True)
@@ -135,9 +151,13 @@ class StateStore:
         changed: dict[str, FileExtraction],
         removed: list[str],
         edges_hashes: dict[str, str],
+        resolution: ResolveState | None = None,
     ) -> None:
-        """Record a successful run in one transaction."""
+        """Record a successful run in one transaction (with what the resolution looked up,
+        when given)."""
         with self.conn:
+            if resolution is not None:
+                self._save_resolution(state.repo, resolution)
             self.conn.execute(
                 "INSERT OR REPLACE INTO repo_state VALUES (?,?,?,?,?,?)",
                 (state.repo, state.root, state.extractor_version, state.fingerprint, state.commit_sha,
@@ -151,6 +171,58 @@ class StateStore:
             self.conn.executemany(
                 "UPDATE file_state SET edges_hash=? WHERE repo=? AND path=?",
                 [(h, state.repo, p) for p, h in edges_hashes.items() if p not in changed])
+
+    def _save_resolution(self, repo: str, rs: ResolveState) -> None:
+        c = self.conn
+        if rs.full:
+            c.execute("DELETE FROM resolve_deps WHERE repo=?", (repo,))
+            c.execute("DELETE FROM resolve_files WHERE repo=?", (repo,))
+        else:
+            gone = [*rs.files, *rs.removed]
+            for p, keys in self.resolve_file_deps(repo, gone).items():
+                c.executemany("DELETE FROM resolve_deps WHERE repo=? AND key=? AND path=?", [(repo, k, p) for k in keys])
+            c.executemany("DELETE FROM resolve_files WHERE repo=? AND path=?", [(repo, p) for p in gone])
+        c.executemany("INSERT OR IGNORE INTO resolve_deps VALUES (?,?,?)",
+                      [(repo, k, p) for p, (keys, _) in rs.files.items() for k in keys])
+        c.executemany("INSERT INTO resolve_files VALUES (?,?,?,?)",
+                      [(repo, p, json.dumps(counts), zlib.compress(_KEYS_SEP.join(keys).encode(), 1))
+                       for p, (keys, counts) in rs.files.items()])
+        c.execute("INSERT OR REPLACE INTO resolve_repo VALUES (?,?)",
+                  (repo, zlib.compress(json.dumps(rs.blob, separators=(",", ":")).encode(), 1)))
+
+    def resolve_blob(self, repo: str) -> dict[str, Any] | None:
+        """The repo-level resolution state of the last run, or None (codegraph.indexer.affected)."""
+        row = self.conn.execute("SELECT blob FROM resolve_repo WHERE repo=?", (repo,)).fetchone()
+        return json.loads(zlib.decompress(row[0])) if row else None
+
+    def resolve_dependents(self, repo: str, keys: list[str]) -> set[str]:
+        """Paths whose last resolution looked up one of ``keys``."""
+        out: set[str] = set()
+        for i in range(0, len(keys), 500):
+            part = keys[i:i + 500]
+            out.update(r[0] for r in self.conn.execute(
+                f"SELECT DISTINCT path FROM resolve_deps WHERE repo=? AND key IN ({','.join('?' * len(part))})",
+                (repo, *part)))
+        return out
+
+    def _resolve_rows(self, repo: str, paths: list[str], col: str) -> list[tuple[str, Any]]:
+        out: list[tuple[str, Any]] = []
+        paths = list(paths)
+        for i in range(0, len(paths), 500):
+            part = paths[i:i + 500]
+            out.extend(self.conn.execute(
+                f"SELECT path, {col} FROM resolve_files WHERE repo=? AND path IN ({','.join('?' * len(part))})",
+                (repo, *part)))
+        return out
+
+    def resolve_file_deps(self, repo: str, paths: list[str]) -> dict[str, list[str]]:
+        """path -> the lookup keys its last resolution made."""
+        return {p: [k for k in zlib.decompress(b).decode().split(_KEYS_SEP) if k]
+                for p, b in self._resolve_rows(repo, paths, "deps")}
+
+    def resolve_counts(self, repo: str, paths: set[str] | list[str]) -> dict[str, dict[str, int]]:
+        """path -> resolution counts of its references in the last run."""
+        return {p: json.loads(c) for p, c in self._resolve_rows(repo, list(paths), "counts")}
 
     def save_snapshot_symbols(self, repo: str, taken_at: str, qualified_names: list[str]) -> None:
         blob = zlib.compress("\n".join(sorted(set(qualified_names))).encode(), 6)
@@ -166,6 +238,8 @@ class StateStore:
         with self.conn:
             self.conn.execute("DELETE FROM file_state WHERE repo=?", (repo,))
             self.conn.execute("DELETE FROM repo_state WHERE repo=?", (repo,))
+            for table in ("resolve_deps", "resolve_files", "resolve_repo"):
+                self.conn.execute(f"DELETE FROM {table} WHERE repo=?", (repo,))
 
     def close(self) -> None:
         self.conn.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.property.test_incremental_equals_full import TRIED
+from tests.property.test_refresh_affected import PARTIAL
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -14,3 +15,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             terminalreporter.write_line(
                 f"property test (incremental index == full index), {backend}: "
                 f"{sequences} edit sequences, {steps} edit steps tried")
+    if PARTIAL["sequences"]:
+        terminalreporter.write_line(
+            f"property test (partial refresh == full index): {PARTIAL['sequences']} edit sequences, "
+            f"{PARTIAL['steps']} edit steps, {PARTIAL['partial']} of them resolved only the affected files")
