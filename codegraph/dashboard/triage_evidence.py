@@ -21,6 +21,7 @@ What is stored, and what is read instead:
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,7 +32,7 @@ from codegraph.core.models import EXTENDS, IMPLEMENTS
 from codegraph.core.triage_lookup import CallSite, Candidate, last_segment
 
 MAX_BASES = 6
-MAX_FILES = 300  # calling files parsed for argument counts per ranking (the rest stay unknown)
+MAX_FILES = 50  # calling files parsed for argument counts per ranking, most call sites first (the rest: unknown)
 TYPE_KINDS = frozenset({"class", "interface", "struct", "trait", "record", "enum", "object"})
 
 
@@ -100,19 +101,20 @@ def site_arity(root: str | None, sites: Iterable[CallSite], target: str) -> dict
     Python calling file's source (module docstring); None when unknown."""
     name = last_segment(target)
     base = Path(root).resolve() if root else None
+    sites = list(sites)
+    per_file = Counter(s.file for s in sites if s.arity is None and s.file.endswith((".py", ".pyi")))
+    readable = {f for f, _ in per_file.most_common(MAX_FILES)}  # parsing costs ~25 ms a file: the busiest only
     out: dict[tuple[str, int], int | None] = {}
-    parsed: set[str] = set()
     for s in sites:
         if s.arity is not None:
             out[(s.file, s.line)] = s.arity
             continue
         out[(s.file, s.line)] = None
-        if base is None or not s.file.endswith((".py", ".pyi")) or (len(parsed) >= MAX_FILES and s.file not in parsed):
+        if base is None or s.file not in readable:
             continue
         p = (base / s.file).resolve()
         if not p.is_relative_to(base) or not p.is_file():  # paths stay inside the repo root
             continue
-        parsed.add(s.file)
         st = p.stat()
         counts = set(_calls(str(p), st.st_mtime_ns, st.st_size).get((s.line, name), ()))
         if len(counts) == 1:
@@ -120,13 +122,12 @@ def site_arity(root: str | None, sites: Iterable[CallSite], target: str) -> dict
     return out
 
 
-def receiver_owners(target: str, sites: Iterable[CallSite]) -> set[str]:
-    """Qualified names the extractor recorded as the receiver's type: the target's head
-    (``app.base.Store`` of ``app.base.Store.put``) and the owners in ``lookup``. Which of
-    them are types in the graph is for ``ancestors`` to say."""
+def receiver_owners(target: str, site: CallSite) -> set[str]:
+    """Qualified names the extractor recorded as the receiver's type at one call site: the
+    target's head (``app.base.Store`` of ``app.base.Store.put``) and the owners in the
+    site's ``lookup``. Which of them are types in the graph is for ``ancestors`` to say."""
     owners = {target.rpartition(".")[0]} - {""}
-    for s in sites:
-        owners.update(k.rpartition(".")[0] for k in s.lookup if "." in k)
+    owners.update(k.rpartition(".")[0] for k in site.lookup if "." in k)
     return owners
 
 

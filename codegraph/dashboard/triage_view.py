@@ -3,9 +3,10 @@ builtin / standard-library verdict, and the preview of what a decision changes.
 
 Ranking (evidence from the call sites, never a guess by name alone; what is stored and
 what is read instead: ``codegraph.dashboard.triage_evidence``):
-- *receiver type*: a method of the type the extractor recorded for the receiver, of one
-  of its base types, or of a subclass of it (+3); a method of an unrelated type when the
-  receiver's type is known (-1); "receiver type unknown" when nothing was recorded;
+- *receiver type*, per call site: a method of the type the extractor recorded for the
+  receiver, of one of its base types, or of a subtype (+3 times the share of call sites);
+  a method of an unrelated type where the receiver's type is known (-1 times that share);
+  "receiver type unknown" when nothing was recorded;
 - *imports*: the share of calling files that import the candidate's file (an IMPORTS edge
   from the calling file to it), counted twice;
 - *same package*: the share of calling files in the candidate's folder;
@@ -95,9 +96,12 @@ def rank(store: GraphStore, candidates: list[Candidate], sites: list[CallSite], 
         for f in files:
             imports[f] = {h.node.uid for h in hits.get(file_uid(repo, f), [])}
     folders = Counter(str(PurePosixPath(f).parent) for f in files)
-    owners = receiver_owners(target, sites)
+    site_owners = [receiver_owners(target, s) for s in sites] if target else []
+    owners = set().union(*site_owners) if site_owners else set()
     types = ancestors(store, owners | {c.parent for c in candidates if c.parent})
-    receivers = {o: types[o] for o in owners if o in types}
+    # Per call site: the receiver types recorded there that are types in the graph.
+    typed = [{o: types[o] for o in so if o in types} for so in site_owners]
+    typed = [t for t in typed if t]
     counts = [n for n in site_arity(root, sites, target).values() if n is not None] if target else []
     out = []
     for c in candidates:
@@ -106,7 +110,7 @@ def rank(store: GraphStore, candidates: list[Candidate], sites: list[CallSite], 
         same_pkg = folders.get(str(PurePosixPath(c.file).parent), 0)
         reasons: list[str] = []
         score = 0.0
-        recv, why = _receiver(c, receivers, types.get(c.parent, {c.parent}), owners)
+        recv, why = _receiver(c, typed, len(sites), types.get(c.parent, {c.parent}), owners - set(types))
         score += recv
         reasons.append(why)
         if imp:
@@ -126,20 +130,37 @@ def rank(store: GraphStore, candidates: list[Candidate], sites: list[CallSite], 
     return out
 
 
-def _receiver(c: Candidate, receivers: dict[str, set[str]], own: set[str], owners: set[str]) -> tuple[float, str]:
-    """Score and reason from the receiver's recorded type(s)."""
-    if not receivers:
-        if owners:
-            return 0.0, f"receiver typed as {', '.join(sorted(owners))} (not a type in the graph)"
+def _receiver(c: Candidate, typed: list[dict[str, set[str]]], n: int, own: set[str],
+              outside: set[str]) -> tuple[float, str]:
+    """Score and reason from the receiver types recorded per call site (``typed``: one
+    dict per call site with a receiver type in the graph -> that type and its bases)."""
+    if not typed:
+        if outside:
+            return 0.0, f"receiver typed as {', '.join(sorted(outside))} (not a type in the graph)"
         return 0.0, "receiver type unknown at these call sites"
-    for o, bases in sorted(receivers.items()):
-        if c.parent == o:
-            return 3.0, f"member of the receiver type {o}"
-        if c.parent in bases:
-            return 3.0, f"member of {c.parent}, a base type of the receiver type {o}"
-        if c.parent and o in own:
-            return 3.0, f"member of {c.parent}, a subtype of the receiver type {o} (may be what runs)"
-    return -1.0, f"not a member of the receiver type {', '.join(sorted(receivers))} or its base types"
+    how: dict[str, str] = {}
+    hits = 0
+    for receivers in typed:
+        for o, bases in sorted(receivers.items()):
+            if c.parent == o:
+                how.setdefault("member of the receiver type", o)
+            elif c.parent in bases:
+                how.setdefault(f"member of {c.parent}, a base type of the receiver type", o)
+            elif c.parent and o in own:
+                how.setdefault(f"member of {c.parent}, a subtype of the receiver type", o)
+            else:
+                continue
+            hits += 1
+            break
+    names = sorted({o for r in typed for o in r})
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    at = "" if len(typed) == n else f" at {len(typed)} of {n} call site(s)"
+    if not hits:
+        return -len(typed) / n, f"not a member of the receiver type {shown} or its base types{at}"
+    (first, o), = list(how.items())[:1]
+    more = "" if hits == len(typed) else f"; {len(typed) - hits} other typed call site(s) name another type"
+    sub = " (may be what runs)" if "subtype" in first else ""
+    return 3 * hits / n - (len(typed) - hits) / n, f"{first} {o}{sub}{at}{more}"
 
 
 def _arity(c: Candidate, counts: list[int]) -> tuple[float, str]:

@@ -112,3 +112,20 @@ def test_stored_java_argument_counts_rank_the_fitting_overload_first(make_tree: 
     assert got[0][2] == ["receiver typed as Object, app.Object (not a type in the graph)",
                          "same package as 1 calling file(s)",
                          "takes 2 argument(s): fits 2 of 2 call site(s) (they pass 2)", "same repo"]
+
+
+def test_receiver_type_counts_per_call_site(make_tree: Callable[..., Tree]) -> None:
+    from dataclasses import replace
+
+    tree = make_tree(JAVA)
+    g, repo = tree.graph, tree.repo
+    stub = g.get_nodes([stub_uid(repo, "Object.send")])[stub_uid(repo, "Object.send")]
+    first, second = sorted(triage.call_sites(g, [stub.uid])[stub.uid], key=lambda s: s.line)
+    # As another extractor records it: one call site's receiver typed app.Queue, the other's unknown.
+    sites = [replace(first, lookup=("app.Queue.send",)), replace(second, lookup=())]
+    cands = [c for c in triage.candidates(g, stub).symbols if c.repo == repo]
+    got = [(r.candidate.qualified_name, r.score, r.reasons[0]) for r in rank(g, cands, sites, repo, target="send")]
+    assert got == [
+        ("app.Queue.send", 3.51, "member of the receiver type app.Queue at 1 of 2 call site(s)"),
+        ("app.Mailer.send", -0.49, "not a member of the receiver type app.Queue or its base types at 1 of 2 call "
+                                   "site(s)")]
