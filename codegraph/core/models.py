@@ -54,6 +54,7 @@ RESOLUTIONS = (
     "exact",          # the code named the qualified name
     "import",         # followed an import / alias
     "self",           # self./this./cls. inside the class, or super()
+    "dispatch",       # self.m() in a class may run the override of m in a subclass
     "receiver_type",  # the receiver's type is visible in the code
     "same_module",    # a name defined in the same module / file
     "module_alias",   # a module bound to another name (os.path -> posixpath)

@@ -34,6 +34,7 @@ from codegraph.core.models import (
     stub_target,
     stub_uid,
 )
+from codegraph.indexer.dispatch import link_overrides
 from codegraph.indexer.languages import family
 from codegraph.indexer.overloads import choose
 from codegraph.indexer.records import FileExtraction, Reference
@@ -501,6 +502,7 @@ def resolve_repo(
     for ref, values in passes:
         table.begin(ref.file)
         _link_parameter(table, ref, values, param_calls, res, seen)
+    link_overrides(table, others, res, seen, _source_uid)  # self.m() may run a subclass's m
     return res
 
 

@@ -157,6 +157,30 @@ def test_init_parameter_typed_by_every_visible_construction() -> None:
     }
 
 
+def test_self_call_reaches_the_overrides_below_its_class() -> None:
+    """``self.m()`` in class B: the method found, plus every override on a class below B
+    (``dispatch``); super(), ``Impl.setup(self)``, mangled names and classes that are not
+    below B get none."""
+    assert edges("dispatch") == {
+        ("CALLS", "base.Base.make", "base.Base.build", "self"),
+        ("CALLS", "base.Base.make", "impl.Impl.build", "dispatch"),      # cls.build() in a classmethod
+        ("CALLS", "base.Base.run", "base.Base.__secret", "self"),        # mangled: no override
+        ("CALLS", "base.Base.run", "base.Base.helper", "self"),
+        ("CALLS", "base.Base.run", "impl.Sibling.helper", "dispatch"),
+        ("CALLS", "base.Base.run", "base.Base.setup", "self"),
+        ("CALLS", "base.Base.run", "impl.Impl.setup", "dispatch"),
+        ("CALLS", "base.Base.run", "impl.Deeper.setup", "dispatch"),     # two levels down
+        ("CALLS", "impl.Caller.go", "base.Base.helper", "self"),         # Sibling is not below Caller
+        ("CALLS", "impl.Deeper.setup", "impl.Impl.setup", "same_module"),
+        ("CALLS", "impl.Impl.setup", "base.Base.setup", "self"),         # super(): the implementation
+        ("EXTENDS", "impl.Caller", "impl.Impl", "same_module"),
+        ("EXTENDS", "impl.Deeper", "impl.Impl", "same_module"),
+        ("EXTENDS", "impl.Impl", "base.Base", "import"),
+        ("EXTENDS", "impl.Sibling", "base.Base", "import"),
+        ("IMPORTS", "impl.py", "base.py", "import"),
+    }
+
+
 def test_lambda_symbols_are_numbered_per_enclosing_symbol() -> None:
     fx = py.extract("r", "m.py", b"a = lambda: 1\ndef f():\n    g = lambda x: x\n    h = lambda: (lambda: 2)\n")
     lams = [(s.qualified_name, s.kind, s.language_kind, s.line) for s in fx.symbols if s.language_kind == "lambda"]

@@ -8,7 +8,7 @@ from typing import Any
 
 from tree_sitter import Node
 
-from codegraph.core.models import FileRecord, SymbolRecord
+from codegraph.core.models import SymbolRecord
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages.python.calls import CallsMixin
 from codegraph.indexer.languages.python.common import (
@@ -25,6 +25,7 @@ from codegraph.indexer.languages.python.imports import ImportsMixin
 from codegraph.indexer.languages.python.scopes import ScopesMixin, _Scope
 from codegraph.indexer.languages.python.types import TypesMixin
 from codegraph.indexer.languages.python.uses import UsesMixin
+from codegraph.indexer.languages.skeleton import file_record, module_symbol, query_events, text_lines
 from codegraph.indexer.records import FileExtraction, Reference
 
 
@@ -67,26 +68,19 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
         self.src = _to_utf8(src)
         tree = ts.parse(LANGUAGE, self.src)
         root = tree.root_node
-        had_error, status, msgs = ts.coverage(root)
-        line_count = src.count(b"\n") + (0 if not src or src.endswith(b"\n") else 1)
-        fr = FileRecord(
-            repo=self.repo, path=self.path, language=LANGUAGE, content_hash=ts.content_hash(src),
-            had_error=had_error, coverage_status=status, is_test=is_test_path(self.path),
-            size_bytes=len(src), line_count=line_count,
-        )
+        line_count = text_lines(src)
+        fr, msgs = file_record(self.repo, self.path, LANGUAGE, src, root, is_test_path(self.path), line_count)
         mod = _Scope("module", self.module, ts.signature_hash("module", self.module, ""), 0, len(self.src) + 1, None)
         self.module_scope = mod
-        self.symbols.append(SymbolRecord(
-            repo=self.repo, qualified_name=self.module, signature_hash=mod.sig,
-            name=self.module.rsplit(".", 1)[-1], kind="module", language=LANGUAGE, language_kind="module",
-            file=self.path, line=1, end_line=max(1, line_count), visibility=visibility(self.module.rsplit(".", 1)[-1]),
-            content_hash=fr.content_hash, signature="", docstring=self.docstring(root), parent=None,
-        ))
-        # Captures in source order (outer node first on a tie): the order the handlers see
-        # nodes decides the order of records and of returned values, and tree-sitter's
-        # capture lists are not in source order (nor the same order from run to run).
-        caps = {k: sorted(v, key=lambda n: (n.start_byte, -n.end_byte))
-                for k, v in ts.captures(LANGUAGE, "tags", root).items()}
+        short = self.module.rsplit(".", 1)[-1]
+        self.symbols.append(module_symbol(fr, root, self.module, name=short, language_kind="module",
+                                          end_line=max(1, line_count), visibility=visibility(short),
+                                          docstring=self.docstring(root)))
+        # Captures by name, each in document order (outer node first on a tie): the order
+        # the handlers see nodes decides the order of records and of returned values.
+        caps: dict[str, list[Node]] = {}
+        for _, _, _, cap, node in query_events(LANGUAGE, root):
+            caps.setdefault(cap, []).append(node)
         self.caps = caps
         self.build_scopes(mod, caps.get("def", []), caps.get("lambda", []))
         for n in sorted(caps.get("import", []), key=_start):
