@@ -345,6 +345,8 @@ def _targets(table: SymbolTable, ref: Reference) -> tuple[list[SymbolRecord] | l
 
 
 _DECLARED_TYPES = frozenset({"type", "interface"})
+# What an annotation can name: a type, a TS type alias (kind ``type``) too; not a module.
+ANNOTATED_KINDS = (TYPE_KINDS - {"module", "namespace"}) | {"type"}
 
 
 def _typed_by_declared_type(table: SymbolTable, cand: dict[str, Any]) -> bool:
@@ -477,8 +479,7 @@ def resolve_repo(
                 targets = [s.uid for s in found if isinstance(s, SymbolRecord) and s.kind != "module"]
             elif ref.type == USES_TYPE and how == "annotation":
                 # An annotation names a type: a function or module of that name is not one.
-                targets = [s.uid for s in found if isinstance(s, SymbolRecord) and s.kind in TYPE_KINDS
-                           and s.kind not in ("module", "namespace")]
+                targets = [s.uid for s in found if isinstance(s, SymbolRecord) and s.kind in ANNOTATED_KINDS]
             else:
                 syms = choose([s for s in found if isinstance(s, SymbolRecord)], ref.extra.get("arity"),
                               ref.extra.get("arg_types"))

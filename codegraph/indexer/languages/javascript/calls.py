@@ -18,6 +18,7 @@ from codegraph.indexer.languages.javascript.syntax import (
     _field,
     _first_string_arg,
     _last_name,
+    _object_entries,
     _require_names,
     _short,
     _t,
@@ -46,6 +47,14 @@ class _Calls:
         if b.kind == "alias":
             name = b.export if b.export not in ("default", "*") else last
             return Target(written, [], name, kinds, {"alias": b.spec})
+        if b.kind == "var" and b.member and b.origin is not None and b.scope is not None and depth < 8:
+            # const {save} = handlers; save(): the member of what the name destructures
+            ob = b.scope.lookup(_t(b.origin))
+            tgt = self.bound_member_target(ob, b.member, written, depth + 1) if ob is not None and ob is not b else None
+            if tgt is None or not tgt.cands:
+                return None
+            return Target(tgt.ident, [{**c, "how": "value_flow"} for c in tgt.cands], None, None,
+                          {**tgt.extra, "optional": True})
         if b.kind == "var" and b.origin is not None and b.origin.type == "identifier" and b.scope is not None \
                 and depth < 8:
             # const p = persist; p(): the value the name was initialised with (value_flow)
@@ -142,7 +151,7 @@ class _Calls:
                 return None
         return self.unknown_target(written, member)
 
-    def bound_member_target(self, b: Binding, member: str, written: str) -> Target | None:
+    def bound_member_target(self, b: Binding, member: str, written: str, depth: int = 0) -> Target | None:
         """``name.member()`` where ``name`` is bound to ``b``."""
         if b.kind == "ns":
             return Target(written, [{"file": b.cands, "export": member, "how": "import"}], member, ["function", "class"])
@@ -168,15 +177,40 @@ class _Calls:
             if b.sym_kind == "variable":
                 if member in b.members:
                     return Target(written, [{"owner": b.qn, "member": member, "how": "same_module"}], name, ["method"])
+                if (stored := self.object_member_target(b, member, written, depth)) is not None:
+                    return stored
                 tb = self.type_of(b)
                 if tb is not None:
                     return self.typed_target(tb, member, written)
                 return None if self.external_origin(b) else self.unknown_target(written, member)
             return Target(written, [{"owner": b.qn, "member": member, "how": "same_module"}], name, ["method"])
-        tb = self.type_of(b)  # var
+        if (stored := self.object_member_target(b, member, written, depth)) is not None:  # var
+            return stored
+        tb = self.type_of(b)
         if tb is not None:
             return self.typed_target(tb, member, written)
         return None if self.external_origin(b) else self.unknown_target(written, member)
+
+    def object_member_target(self, b: Binding, member: str, written: str, depth: int) -> Target | None:
+        """``handlers.save()`` after ``const handlers = {save: persist}``: the function or
+        class the object literal stores under that key (``value_flow``); None when the key
+        holds anything else or is not written there."""
+        if b.origin is None or b.origin.type != "object" or b.scope is None or depth > 6:
+            return None
+        entries = self.literals.get(b.origin.id)
+        if entries is None:
+            entries = self.literals[b.origin.id] = _object_entries(b.origin)
+        v = entries.get(member)
+        if v is None or v.type not in ("identifier", "shorthand_property_identifier"):
+            return None
+        vb = b.scope.lookup(_t(v))
+        if vb is None or vb is b or not (vb.kind in ("import", "var") or (
+                vb.kind == "sym" and vb.sym_kind in ("function", "class"))):
+            return None
+        tgt = self.binding_target(vb, _t(v), _t(v), ["function", "class"], depth + 1)
+        if tgt is None or not tgt.cands:
+            return None
+        return Target(written, [{**c, "how": "value_flow"} for c in tgt.cands], None, None, tgt.extra)
 
     def external_origin(self, b: Binding, depth: int = 0) -> bool:
         """Whether a variable holds a value made by a package or a runtime global
@@ -205,29 +239,38 @@ class _Calls:
             if spec is not None:
                 self.import_ref(spec, node, ["*"], dynamic=True)
             return
-        if ft == "identifier" and _t(fn) == "require" and ctx.scope.lookup("require") is None:
+        name = _t(fn) if ft == "identifier" else ""
+        b = ctx.scope.lookup(name) if name else None
+        if name == "require" and b is None:
             spec = _first_string_arg(node)
             if spec is not None:
                 self.import_ref(spec, node, _require_names(node))
+            return
+        flow = self.flow_call_targets(fn, ctx, b)
+        if flow is not None:
+            for t in flow:
+                self.ref("CALLS", ctx, t, node, optional=True)
+            self.callbacks(_field(node, "arguments"), ctx, flow[0] if len(flow) == 1 else None)
             return
         tgt: Target | None
         if ft == "super":
             self.super_ctor(node, ctx)
             tgt = None
         elif ft == "identifier":
-            tgt = self.ident_target(_t(fn), ctx, ["function"])
+            if b is None:
+                tgt = None if name in JS_GLOBALS else Target(name, [], name, ["function"])
+            else:
+                tgt = self.binding_target(b, name, name, ["function"])
         elif ft == "member_expression":
             tgt = self.member_target(fn, ctx)
         else:
             tgt = None
         if tgt is not None:
             self.ref("CALLS", ctx, tgt, node)
-        elif ft == "identifier":
-            b = ctx.scope.lookup(_t(fn))
-            if b is not None and b.kind == "var" and b.param_of:
-                # cb() on a parameter: the resolver joins it with what callers pass (pass hints)
-                self.ref("CALLS", ctx, Target(_t(fn), []), node, optional=True,
-                         param_call={"owner": b.param_of, "index": b.param_index, "name": _t(fn)})
+        elif b is not None and b.kind == "var" and b.param_of:
+            # cb() on a parameter: the resolver joins it with what callers pass (pass hints)
+            self.ref("CALLS", ctx, Target(name, []), node, optional=True,
+                     param_call={"owner": b.param_of, "index": b.param_index, "name": name})
         self.callbacks(_field(node, "arguments"), ctx, tgt)
 
     def super_ctor(self, node: TSNode, ctx: Ctx) -> None:

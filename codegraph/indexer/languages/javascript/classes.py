@@ -9,6 +9,7 @@ from codegraph.indexer.languages.javascript.scopes import Binding, ClassInfo, Ct
 from codegraph.indexer.languages.javascript.syntax import (
     _FUNC_VALUES,
     JS_GLOBALS,
+    _chain_root,
     _field,
     _last_name,
     _member_name,
@@ -35,6 +36,7 @@ class _Classes:
         for c in node.named_children:
             if c.type == "class_heritage":
                 self.heritage(c, info, owner_ctx if qn else None, ctx.scope)
+        injected = bool(qn) and self.di_decorated(node, ctx.scope)
         # Pass 1: member names and field types, so `this.x` resolves anywhere in the body.
         for m in members:
             mt = m.type
@@ -44,6 +46,8 @@ class _Classes:
                 info.methods.add(name)
                 if name == "constructor":
                     self.ctor_fields(m, info, ctx.scope)
+                    if injected:
+                        self.ctor_injects(m, owner_ctx, ctx.scope)
             elif mt in ("public_field_definition", "field_definition"):
                 name_node = _field(m, "name") or _field(m, "property")
                 name = _member_name(name_node)
@@ -52,8 +56,16 @@ class _Classes:
                 if value is not None and value.type in _FUNC_VALUES:
                     info.methods.add(name)
                 tnode = _field(m, "type")
-                if tnode is None and value is not None and _unwrap(value).type == "new_expression":
-                    tnode = _unwrap(value)
+                if tnode is not None and qn:  # USES_TYPE from the class to its fields' types
+                    self.uses_types(tnode, owner_ctx, ctx.scope, 0)
+                v = _unwrap(value) if value is not None else None
+                if tnode is None and v is not None and v.type == "new_expression":
+                    tnode = v
+                if v is not None and v.type == "identifier":  # cb = persist: this.cb() calls persist
+                    info.values.setdefault(name, []).append((v, None, ctx.scope))
+                if v is not None and v.type == "call_expression" and qn and (cls := self.angular_inject(v, ctx.scope)):
+                    self.ref("INJECTS", owner_ctx, cls[1], cls[0], optional=True)
+                    tnode = tnode or cls[0]
                 if tnode is not None:
                     info.fields[name] = Binding("var", type_node=tnode, scope=ctx.scope)
         for m in members:
@@ -147,13 +159,79 @@ class _Classes:
                 continue
             fname = _t(_field(left, "property"))
             info.members.add(fname)
+            r = _unwrap(right)
+            if r.type == "identifier":  # this.cb = persist: this.cb() calls persist (looked up in this method)
+                info.values.setdefault(fname, []).append((r, method, scope))
             if fname in info.fields:
                 continue
-            r = _unwrap(right)
             if r.type in ("new_expression", "as_expression"):
                 info.fields[fname] = Binding("var", type_node=r, scope=scope)
             elif r.type == "identifier" and ptypes and _t(r) in ptypes:
                 info.fields[fname] = Binding("var", type_node=ptypes[_t(r)], scope=scope)
+
+    # -- dependency injection ------------------------------------------------------------------
+    def di_decorated(self, node: TSNode, scope: Scope) -> bool:
+        """Whether a class carries a decorator of a dependency-injection framework
+        (``@Injectable()``, ``@Controller()``, ``@Component({...})`` imported from
+        ``@nestjs/*``, ``@angular/core``, typedi, inversify, tsyringe): its constructor's
+        typed parameters are provided by the container."""
+        decos = [c for c in node.named_children if c.type == "decorator"]
+        if node.parent is not None and node.parent.type == "export_statement":
+            decos += [c for c in node.parent.named_children if c.type == "decorator"]
+        for d in decos:
+            expr = next((c for c in d.named_children if c.type != "comment"), None)
+            root = _chain_root(expr) if expr is not None else None
+            b = scope.lookup(_t(root)) if root is not None and root.type == "identifier" else None
+            if b is not None and b.kind == "ext" and _is_di_package(b.pkg):
+                return True
+        return False
+
+    def ctor_injects(self, ctor: TSNode, ctx: Ctx, scope: Scope) -> None:
+        """INJECTS from the class to each class of the repo its constructor parameters are
+        typed by (``constructor(private readonly users: UsersService)``); with
+        ``@Inject(token)`` the token is the provider (a class named there, else none)."""
+        params = _field(ctor, "parameters")
+        for p in params.named_children if params is not None else []:
+            if p.type not in ("required_parameter", "optional_parameter"):
+                continue
+            tnode = _field(p, "type")
+            given = next((d for d in p.named_children if d.type == "decorator"
+                          and _t(_chain_root(d.named_children[0]) if d.named_children else None) == "Inject"), None)
+            if given is not None:
+                call = given.named_children[0]
+                args = _field(call, "arguments") if call.type == "call_expression" else None
+                token = next((a for a in (args.named_children if args is not None else []) if a.type != "comment"), None)
+                tnode = token if token is not None and token.type in ("identifier", "member_expression") else None
+            elif tnode is not None:
+                tnode = tnode.named_children[0] if tnode.named_children else None
+            tgt = self.injected_target(tnode, scope) if tnode is not None else None
+            if tgt is not None:
+                self.ref("INJECTS", ctx, tgt, tnode, optional=True)
+
+    def angular_inject(self, call: TSNode, scope: Scope) -> tuple[TSNode, Target] | None:
+        """``inject(UsersService)`` (``inject`` from ``@angular/core``): the class node and
+        its INJECTS target."""
+        fn = _field(call, "function")
+        b = scope.lookup(_t(fn)) if fn is not None and fn.type == "identifier" else None
+        if b is None or b.kind != "ext" or b.pkg != "@angular/core" or b.export != "inject":
+            return None
+        args = _field(call, "arguments")
+        first = next((a for a in (args.named_children if args is not None else []) if a.type != "comment"), None)
+        if first is None or first.type not in ("identifier", "member_expression"):
+            return None
+        tgt = self.injected_target(first, scope)
+        return (first, tgt) if tgt is not None else None
+
+    def injected_target(self, tnode: TSNode, scope: Scope) -> Target | None:
+        if tnode.type == "generic_type":
+            tnode = _field(tnode, "name") or tnode
+        b = self.class_binding(tnode, scope)
+        if b is None or not (b.kind == "import" or (b.kind == "sym" and b.sym_kind == "class")):
+            return None
+        tgt = self.binding_target(b, _t(tnode), _last_name(tnode), ["class"])
+        if tgt is None or not tgt.cands:
+            return None
+        return Target(tgt.ident, [{**c, "how": "injection"} for c in tgt.cands])
 
     def on_interface(self, node: TSNode, ctx: Ctx) -> None:
         reg = self.registry.get(node.id)
@@ -173,3 +251,10 @@ class _Classes:
                 name = _member_name(_field(m, "name"))
                 self.add_symbol(name, f"{qn}.{name}", "method", m, _params_text(m), m.type, qn, "public", m)
 
+
+
+_DI_PACKAGES = frozenset(("@angular/core", "typedi", "inversify", "tsyringe"))
+
+
+def _is_di_package(pkg: str) -> bool:
+    return pkg.startswith("@nestjs/") or pkg in _DI_PACKAGES

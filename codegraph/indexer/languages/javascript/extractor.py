@@ -51,6 +51,9 @@ class _Extractor(_Imports, _Declarations, _Classes, _Types, _Calls, _Flow):
         self.pending_exports: list[tuple[str, str]] = []  # (exported name, local name)
         self._paths: dict[str, list[str] | None] = {}
         self.pending_members: list[tuple[TSNode, TSNode]] = []  # (Foo.prototype.m, function)
+        self.scopes: dict[int, Scope] = {}  # function node id -> its scope (built once: walk or value flow)
+        self.returns: dict[int, list[Target]] = {}  # function node id -> what calling its result reaches
+        self.literals: dict[int, dict[str, TSNode | None]] = {}  # object literal id -> key -> value written
 
     # -- output --------------------------------------------------------------------------
     def add_symbol(
@@ -113,9 +116,12 @@ class _Extractor(_Imports, _Declarations, _Classes, _Types, _Calls, _Flow):
                 frames.append((node.end_byte, self.enter_function(node, cur)))
             elif t == "new_expression":
                 self.on_new(node, cur)
+            elif t in ("identifier", "shorthand_property_identifier"):
+                self.on_value(node, cur)
             elif t == "object":
                 info = self.objects.get(node.id)
                 if info is not None:
+                    self.object_values(node, cur)
                     reg = self.registry[node.id]
                     frames.append((node.end_byte, Ctx(reg[0], reg[1], reg[0], info, cur.scope)))
             elif t in ("jsx_opening_element", "jsx_self_closing_element"):
@@ -151,10 +157,30 @@ class _Extractor(_Imports, _Declarations, _Classes, _Types, _Calls, _Flow):
                 and node.parent.id not in self.objects:
             cls = None
         owner, owner_sig, prefix = (reg[0], reg[1], reg[0]) if reg else (ctx.owner, ctx.owner_sig, ctx.prefix)
-        scope = Scope(ctx.scope)
+        scope = self.function_scope(node, ctx.scope, prefix)
+        inner = Ctx(owner, owner_sig, prefix, cls, scope)
+        params = _field(node, "parameters") or _field(node, "parameter")
+        if reg:  # USES_TYPE from a named function to the types its signature names
+            for p in ([] if params is None or params.type == "identifier" else params.named_children):
+                t = _field(p, "type") if p.type in ("required_parameter", "optional_parameter") else None
+                if t is not None:
+                    self.uses_types(t, inner, scope, 0)
+            rt = _field(node, "return_type")
+            if rt is not None:
+                self.uses_types(rt, inner, scope, 0)
+        return inner
+
+    def function_scope(self, node: TSNode, parent: Scope, prefix: str) -> Scope:
+        """A function's own scope (``this``, parameters, hoisted declarations named under
+        ``prefix``), built once: by the walk on entry, or earlier by value flow asking
+        what a function returns or what a method assigned."""
+        scope = self.scopes.get(node.id)
+        if scope is not None:
+            return scope
+        scope = self.scopes[node.id] = Scope(parent)
+        reg = self.registry.get(node.id)
         if node.type != "arrow_function":  # a plain function has its own `this` (typed by a TS `this:` param)
             scope.names["this"] = Binding("var")
-        inner = Ctx(owner, owner_sig, prefix, cls, scope)
         params = _field(node, "parameters") or _field(node, "parameter")
         if params is not None:
             for i, p in enumerate([params] if params.type == "identifier" else params.named_children):
@@ -166,16 +192,8 @@ class _Extractor(_Imports, _Declarations, _Classes, _Types, _Calls, _Flow):
                         scope.names[_t(pat)].param_index = i
         body = _field(node, "body")
         if body is not None and body.type == "statement_block":
-            self.collect(body.named_children, inner)
-        if reg:  # USES_TYPE from a named function to the types its signature names
-            for p in ([] if params is None or params.type == "identifier" else params.named_children):
-                t = _field(p, "type") if p.type in ("required_parameter", "optional_parameter") else None
-                if t is not None:
-                    self.uses_types(t, inner, scope, 0)
-            rt = _field(node, "return_type")
-            if rt is not None:
-                self.uses_types(rt, inner, scope, 0)
-        return inner
+            self.collect(body.named_children, Ctx(prefix, "", prefix, None, scope))
+        return scope
 
     def declare_param(self, p: TSNode, scope: Scope) -> None:
         t = p.type
@@ -194,10 +212,11 @@ class _Extractor(_Imports, _Declarations, _Classes, _Types, _Calls, _Flow):
 
 
 def _interesting(language: str, root: TSNode) -> list[TSNode]:
-    """The nodes of ``queries/<language>/tags.scm`` (the node types the walk handles) in
-    document order, an enclosing node first: tree-sitter's C side finds them, so Python
+    """The nodes of ``queries/<language>/tags.scm`` (the node types the walk handles, and
+    names in value positions) in document order, an enclosing node first: tree-sitter's C side finds them, so Python
     never visits identifiers or literals."""
-    nodes = ts.captures(language, "tags", root).get("node", [])
+    caps = ts.captures(language, "tags", root)
+    nodes = caps.get("node", []) + caps.get("value", [])
     nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
     return nodes
 

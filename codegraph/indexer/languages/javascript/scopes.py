@@ -20,6 +20,7 @@ from codegraph.indexer.languages.javascript.syntax import (
     _object_pattern_pairs,
     _params_text,
     _pattern_names,
+    _plain_pattern_pairs,
     _require_spec,
     _t,
     _unwrap,
@@ -55,6 +56,8 @@ class Binding:
     type: Binding | None = None
     param_of: str = ""  # var: a parameter of this function symbol, at position param_index
     param_index: int | None = None
+    member: str = ""  # var: destructured property ``member`` of ``origin`` (``const {save} = handlers``)
+    fn: TSNode | None = None  # sym function: its function node (what it returns)
 
 
 class Scope:
@@ -84,6 +87,9 @@ class ClassInfo:
     members: set[str] = field(default_factory=set)
     methods: set[str] = field(default_factory=set)
     fields: dict[str, Binding] = field(default_factory=dict)
+    # Fields assigned a plain name (``cb = persist`` / ``this.cb = persist``): field ->
+    # (the name's node, the method assigning it or None for a class field, the class's scope).
+    values: dict[str, list[tuple[TSNode, TSNode | None, Scope]]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -176,7 +182,7 @@ class _Declarations:
             self.registry[node.id] = (qn, sig)
             # type_node of a function: its declared return type (`makeParser(): Parser`)
             scope.names[name] = Binding("sym", qn=qn, sym_kind="function", type_node=_field(node, "return_type"),
-                                        scope=scope)
+                                        scope=scope, fn=node)
             return [name]
         if t in ("class_declaration", "abstract_class_declaration"):
             name = _t(_field(node, "name"))
@@ -246,6 +252,11 @@ class _Declarations:
             else:
                 for n in names:
                     scope.names[n] = Binding("var")
+                src = _unwrap(value) if value is not None else None
+                if src is not None and src.type == "identifier" and name_node.type == "object_pattern":
+                    # const {save} = handlers: save is handlers.save (a default value makes it unknown)
+                    for orig, local in _plain_pattern_pairs(name_node):
+                        scope.names[local] = Binding("var", origin=src, member=orig, scope=scope)
             return names
         name = _t(name_node)
         vis = self.visibility(name, exported, module)
@@ -258,7 +269,7 @@ class _Declarations:
                 sig = self.add_symbol(name, qn, "function", outer, _params_text(fn), fn.type, prefix, vis, outer)
                 self.registry[fn.id] = (qn, sig)
                 scope.names[name] = Binding("sym", qn=qn, sym_kind="function", type_node=_field(fn, "return_type"),
-                                            scope=scope)
+                                            scope=scope, fn=fn if fn is value else None)
                 return [name]
             if vt == "class":
                 qn = f"{prefix}.{name}"
@@ -290,7 +301,7 @@ class _Declarations:
         if module and value is not None and (value.type == "object" or name in self.exported_locals or exported):
             members = _object_members(value) if value.type == "object" else []
             if value.type == "object" and not members and not (exported or name in self.exported_locals):
-                scope.names[name] = Binding("var", type_node=type_node, scope=scope)
+                scope.names[name] = Binding("var", type_node=type_node, scope=scope, origin=value)
                 return [name]
             qn = f"{prefix}.{name}"
             sig = self.add_symbol(name, qn, "variable", outer, "", "variable_declarator", prefix, vis, outer)

@@ -263,6 +263,61 @@ def _object_pattern_pairs(pat: TSNode) -> list[tuple[str, str]]:
     return out
 
 
+def _plain_pattern_pairs(pat: TSNode) -> list[tuple[str, str]]:
+    """``{h, i: j, k = 1}`` -> [(h, h), (i, j)]: the names bound to a property for sure
+    (a default value may replace it, a nested pattern binds something else)."""
+    out: list[tuple[str, str]] = []
+    for c in pat.named_children:
+        if c.type == "shorthand_property_identifier_pattern":
+            out.append((_t(c), _t(c)))
+        elif c.type == "pair_pattern":
+            key, value = _field(c, "key"), _field(c, "value")
+            if key is not None and key.type != "computed_property_name" and value is not None \
+                    and value.type == "identifier":
+                out.append((_member_name(key), _t(value)))
+    return out
+
+
+def _returned(fn: TSNode) -> list[TSNode]:
+    """The expressions a function returns, in source order: an arrow's expression body,
+    else every ``return x`` of its body outside nested functions and classes."""
+    body = _field(fn, "body")
+    if body is None:
+        return []
+    if body.type != "statement_block":
+        return [_unwrap(body)]
+    out: list[TSNode] = []
+    stack = list(reversed(body.named_children))
+    while stack:
+        st = stack.pop()
+        if st.type == "return_statement":
+            value = next((c for c in st.named_children if c.type != "comment"), None)
+            if value is not None:
+                out.append(_unwrap(value))
+        elif st.type in _COMPOUND:
+            stack.extend(reversed(st.named_children))
+    return out
+
+
+def _object_entries(obj: TSNode) -> dict[str, TSNode | None]:
+    """Key -> the value written for it in an object literal (the last one wins): a pair's
+    value, a shorthand's identifier, a method; None for a key a later spread may replace."""
+    out: dict[str, TSNode | None] = {}
+    for c in obj.named_children:
+        t = c.type
+        if t == "pair":
+            key = _field(c, "key")
+            if key is not None and key.type != "computed_property_name":
+                out[_member_name(key)] = _field(c, "value")
+        elif t == "shorthand_property_identifier":
+            out[_t(c)] = c
+        elif t == "method_definition":
+            out[_member_name(_field(c, "name"))] = c
+        elif t == "spread_element":
+            out = dict.fromkeys(out)
+    return out
+
+
 def _wrapped_function(value: TSNode) -> TSNode | None:
     """``memo(() => ...)`` / ``forwardRef(function X() {})`` -> the inner function."""
     if value.type != "call_expression":

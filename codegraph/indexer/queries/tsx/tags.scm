@@ -1,5 +1,5 @@
 ; TSX: the nodes the JavaScript/TypeScript extractor's walk handles, in one pass
-; (see languages/javascript/extractor.py); every node is captured as @node, the walk
+; (see languages/javascript/extractor.py); nodes the walk enters or handles are @node, the walk
 ; dispatches on its type. Only node types this grammar has are listed.
 (call_expression) @node
 (new_expression) @node
@@ -19,3 +19,13 @@
 (internal_module) @node
 (ambient_declaration) @node
 (export_statement) @node
+; A plain name where a value goes (stored, assigned, returned): a REFERENCES edge when it
+; names a function or class (languages/javascript/flow.py, on_value).
+(variable_declarator value: (identifier) @value)
+(assignment_expression right: (identifier) @value)
+(return_statement (identifier) @value)
+(arrow_function body: (identifier) @value)
+(pair value: (identifier) @value)
+(shorthand_property_identifier) @value
+(public_field_definition value: (identifier) @value)
+(array (identifier) @value)
