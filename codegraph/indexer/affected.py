@@ -143,6 +143,10 @@ class TracingTable(SymbolTable):
         self.cur = self.deps[file] if file is not None else None
         self.pos = (0 if inheritance else 1, file or "")
 
+    def note(self, key: tuple[str, Any]) -> None:
+        if self.cur is not None:
+            self.cur.add(key)
+
     def _export_of(self, path: str, name: str, visiting: set[tuple[str, str]]) -> list[SymbolRecord]:
         key = (path, name)
         outer = self.cur
@@ -227,7 +231,10 @@ def _bases_keys(old: dict[str, Any], table: SymbolTable) -> set[tuple[str, Any]]
     out: set[tuple[str, Any]] = set()
     new_bases = {k: v for k, v in dict.items(table.bases) if v}
     old_bases = old.get("bases", {})
-    out.update(("bases", k) for k in old_bases.keys() | new_bases.keys() if old_bases.get(k) != new_bases.get(k))
+    changed = [k for k in old_bases.keys() | new_bases.keys() if old_bases.get(k) != new_bases.get(k)]
+    out.update(("bases", k) for k in changed)
+    # A class gaining or losing a subclass: the self.m() calls dispatching below it.
+    out.update(("subclasses", b) for k in changed for b in (*old_bases.get(k, ()), *new_bases.get(k, ())))
     out.update(("external_bases", k) for k in set(old.get("external_bases", ())) ^ set(table.external_bases))
     return out
 

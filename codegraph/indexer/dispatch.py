@@ -46,6 +46,7 @@ def link_overrides(table: SymbolTable, refs: Iterable[Reference], res: Resolutio
         if table.family.get(ref.file) not in DISPATCH_FAMILIES:
             continue
         owner = first["owner"]
+        table.begin(ref.file)
         resolved = table.member(owner, member)
         if not resolved:
             continue
@@ -57,6 +58,8 @@ def link_overrides(table: SymbolTable, refs: Iterable[Reference], res: Resolutio
         subs = below.get(owner)
         if subs is None:
             subs = below[owner] = _descendants(owner, children)
+        for c in (owner, *subs):  # for a refresh: a subclass added below any of them
+            table.note(("subclasses", c))
         if not subs:
             continue
         src = source_uid(table, ref)

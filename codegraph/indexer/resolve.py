@@ -124,6 +124,10 @@ class SymbolTable:
         pass when ``inheritance``). A no-op here; ``codegraph.indexer.affected`` records
         them to know which files a later change can affect (docs/DESIGN.md#refresh)."""
 
+    def note(self, key: tuple[str, Any]) -> None:
+        """The current reference depends on ``key`` (a derived fact such as
+        ``("subclasses", qn)``); a no-op here, recorded by ``codegraph.indexer.affected``."""
+
     # -- lookups ---------------------------------------------------------------
     def types(self, qn: str) -> list[SymbolRecord]:
         return [s for s in self.by_qn.get(qn, ()) if s.kind in TYPE_KINDS]
