@@ -1,6 +1,7 @@
 """Scored call-graph corpus: precision and recall per category, edge by edge.
 
-Each ``cases/*.txt`` file holds snippets of one language family; a snippet is
+Each ``cases/*.txt`` file holds snippets of one language family (Python, JS/TS, Java/Kotlin:
+a file's language is its extension); a snippet is
 
     ### <category>/<name>
     --- <path>            (one or more files, written to a fresh folder)

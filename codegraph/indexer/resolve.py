@@ -380,7 +380,8 @@ def _lookup_keys(ref: Reference) -> list[str]:
     return [k for k in dict.fromkeys(keys) if k and k != ref.target_identifier][:6]
 
 
-_PASSTHROUGH_EXTRA = ("names", "forwarding", "external", "url", "arity", "jsx", "callback", "alias", "dynamic", "type_only")
+_PASSTHROUGH_EXTRA = ("names", "forwarding", "external", "url", "arity", "jsx", "callback", "alias", "dynamic", "type_only",
+                      "inject")
 
 
 def link_bases(table: SymbolTable, extractions: list[FileExtraction]) -> None:

@@ -95,6 +95,10 @@ def link_repo(extractions: list, root: Path | None = None) -> None:
         from codegraph.indexer.languages.javascript.modules import link_js_modules
 
         link_js_modules(extractions, root)
+    if languages & {"java", "kotlin"}:
+        from codegraph.indexer.languages.jvm_inject import link_injection
+
+        link_injection(extractions)
     if "go" in languages:
         go = extractor_for("go")
         if go is not None and hasattr(go, "link_repo"):

@@ -172,10 +172,36 @@ class ClassBasedExtractor:
                 return self.typed(ft)
         return None, fname
 
+    # Node types of the receivers Java and C# spell alike but name differently.
+    super_type = "super"  # C#: base
+    literal_types: dict[str, str] = {}  # literal node type -> its type name ("" = the literal's text)
+    type_nodes: tuple[str, ...] = ()  # a type written as a receiver (a static member call)
+
     def receiver(self, obj: TSNode, sc: Scope) -> Receiver:
         """Owner candidates of a receiver expression and the type text for the stub id.
-        None: the receiver's type is not visible (name fallback applies)."""
-        raise NotImplementedError
+        None: the receiver's type is not visible (name fallback applies). Java / C#
+        shape; a grammar's member access goes to ``member_access``."""
+        t = obj.type
+        if t == "this":
+            return [(sc.cls, "self")], sc.cls.rsplit(".", 1)[-1]
+        if t == self.super_type:
+            return self.super_owners(sc.cls), strip_type(self.supers.get(sc.cls, t))
+        if t == "identifier":
+            return self.name_receiver(ts.text(obj))
+        typed = self.member_access(obj, sc)
+        if typed is None:
+            typed = self.expression_receiver(obj, sc)
+        if typed is not None:
+            return typed
+        if t in self.literal_types:
+            return [], self.literal_types[t] or ts.text(obj)
+        if t in self.type_nodes:
+            return self.type_candidates(ts.text(obj)), strip_type(ts.text(obj))
+        return None, ""
+
+    def member_access(self, obj: TSNode, sc: Scope) -> Receiver | None:
+        """``a.b`` in the grammar's spelling (``access_receiver``); None: not one."""
+        return None
 
     def access_receiver(self, obj: TSNode, sc: Scope, inner: TSNode | None, fname: str, path_types: tuple[str, ...],
                         names_class: Callable[[str, str], bool]) -> Receiver:

@@ -99,6 +99,9 @@ def _type_params(node: TSNode) -> frozenset[str]:
 
 class _CSharp(ClassBasedExtractor):
     init_name = ".ctor"
+    super_type = "base"
+    literal_types = _LITERALS
+    type_nodes = ("generic_name", "qualified_name")
 
     def __init__(self, repo: str, path: str, source: bytes) -> None:
         root = ts.parse(LANG, source).root_node
@@ -357,27 +360,12 @@ class _CSharp(ClassBasedExtractor):
         self.stack.push(Scope("block", sc.qn, n.end_byte, sc.sig, cls=sc.cls, env=env))
 
     # -- references ----------------------------------------------------------------
-    def receiver(self, obj: TSNode, sc: Scope) -> Receiver:
-        t = obj.type
-        if t == "this":
-            return [(sc.cls, "self")], sc.cls.rsplit(".", 1)[-1]
-        if t == "base":
-            return self.super_owners(sc.cls), strip_type(self.supers.get(sc.cls, "base"))
-        if t == "identifier":
-            return self.name_receiver(ts.text(obj))
-        if t == "member_access_expression":
-            return self.access_receiver(obj, sc, obj.child_by_field_name("expression"),
-                                        _member_name(obj.child_by_field_name("name")),
-                                        ("identifier", "member_access_expression"),
-                                        lambda _dotted, head: head[:1].isupper())
-        typed = self.expression_receiver(obj, sc)
-        if typed is not None:
-            return typed
-        if t in _LITERALS:
-            return [], _LITERALS[t] or ts.text(obj)
-        if t in ("generic_name", "qualified_name"):
-            return self.type_candidates(ts.text(obj)), strip_type(ts.text(obj))
-        return None, ""
+    def member_access(self, obj: TSNode, sc: Scope) -> Receiver | None:
+        if obj.type != "member_access_expression":
+            return None
+        return self.access_receiver(obj, sc, obj.child_by_field_name("expression"),
+                                    _member_name(obj.child_by_field_name("name")),
+                                    ("identifier", "member_access_expression"), lambda _dotted, head: head[:1].isupper())
 
     def _call(self, n: TSNode, sc: Scope) -> None:
         fn = n.child_by_field_name("function")

@@ -15,8 +15,9 @@ from codegraph.core.models import EXTENDS, IMPLEMENTS, IMPORTS
 from codegraph.core.overloads import split_params
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages.class_based import ClassBasedExtractor, Receiver, dotted_text
+from codegraph.indexer.languages.jvm_inject import AUTOWIRE, PROVIDER, STEREOTYPE, Annotation, Injection, may_inject
 from codegraph.indexer.languages.skeleton import query_events, sweep
-from codegraph.indexer.languages.typed import Scope, TypedBuilder, arity, strip_type
+from codegraph.indexer.languages.typed import Scope, TypedBuilder, arity
 from codegraph.indexer.records import FileExtraction
 
 LANG = "java"
@@ -44,6 +45,36 @@ def _visibility(node: TSNode, in_interface: bool) -> str:
                     return m.type
             break
     return "public" if in_interface else "internal"
+
+
+def _strings(node: TSNode | None) -> tuple[str, ...]:
+    """The string literals of an annotation value (one, or an array of them)."""
+    if node is None:
+        return ()
+    if node.type == "string_literal":
+        return ("".join(ts.text(c) for c in node.named_children if c.type == "string_fragment"),)
+    if node.type == "element_value_array_initializer":
+        return tuple(x for c in node.named_children for x in _strings(c))
+    return ()
+
+
+def _annotations(node: TSNode) -> list[Annotation]:
+    """The annotations in a declaration's modifiers: name as written, ``value`` / ``name`` strings."""
+    m = next((c for c in node.children if c.type == "modifiers"), None)
+    out: list[Annotation] = []
+    for a in m.named_children if m is not None else ():
+        if a.type not in ("marker_annotation", "annotation"):
+            continue
+        values: tuple[str, ...] = ()
+        args = a.child_by_field_name("arguments")
+        for c in args.named_children if args is not None else ():
+            if c.type == "element_value_pair":
+                if ts.text(c.child_by_field_name("key")) in ("value", "name"):
+                    values += _strings(c.child_by_field_name("value"))
+            else:
+                values += _strings(c)
+        out.append((dotted_text(a.child_by_field_name("name")), values))
+    return out
 
 
 def _anonymous_body(node: TSNode) -> bool:
@@ -83,9 +114,15 @@ def _params(node: TSNode | None) -> tuple[str, dict[str, str]]:
 
 
 class _Java(ClassBasedExtractor):
+    literal_types = _LITERAL_TYPES
+    type_nodes = ("scoped_type_identifier", "type_identifier", "generic_type")
+
     def __init__(self, repo: str, path: str, source: bytes) -> None:
         root = ts.parse(LANG, source).root_node
         super().__init__(TypedBuilder(repo, path, LANG, source, root, path), root)
+        self.di = Injection(self, LANG) if may_inject(source) else None
+        self.stereotypes: set[str] = set()  # Spring stereotype classes of this file
+        self.ctor_count: dict[str, int] = {}  # class qn -> constructors it declares
 
     def run(self) -> FileExtraction:
         events = query_events(LANG, self.root)
@@ -174,6 +211,8 @@ class _Java(ClassBasedExtractor):
         scope = Scope("class", qn, n.end_byte, sig, cls=qn, env=dict(self.field_types.get(qn, {})),
                       tparams=_type_params(n))
         self.stack.push(scope)
+        if self.di is not None:
+            self._di_class(n, qn)
         if n.type == "record_declaration":
             comps = n.child_by_field_name("parameters")
             for p in comps.named_children if comps is not None else []:
@@ -212,6 +251,8 @@ class _Java(ClassBasedExtractor):
         overload = (params_text, len(plist), bool(plist) and plist[-1].endswith("...")) if plist is not None else None
         sig = self.b.symbol(n, name, qn, "method", params_text, visibility=_visibility(n, in_iface),
                             parent=sc.cls, body=n.child_by_field_name("body"), overload=overload)
+        if self.di is not None:
+            self._di_method(n, sc, qn, sig)
         self.stack.push(Scope("callable", qn, n.end_byte, sig, cls=sc.cls, env=env, tparams=_type_params(n)))
 
     def _field(self, n: TSNode, sc: Scope) -> None:
@@ -223,6 +264,44 @@ class _Java(ClassBasedExtractor):
             name = ts.text(d.child_by_field_name("name"))
             self.b.symbol(d, name, f"{sc.cls}.{name}", "field", visibility=vis, parent=sc.cls,
                           signature=ts.text(n).split("=", 1)[0].strip()[:300])
+        kinds = self.di.kinds(_annotations(n)) if self.di is not None else {}
+        if self.di is not None and AUTOWIRE in kinds:
+            t = n.child_by_field_name("type")
+            d = n.child_by_field_name("declarator")
+            name = ts.text(d.child_by_field_name("name")) if d is not None else ""
+            self.di.point(sc.qn, sc.sig, ts.text(t), t, "field", name, kinds)
+
+    # -- dependency injection (languages/jvm_inject.py) --------------------------------
+    def _di_class(self, n: TSNode, qn: str) -> None:
+        assert self.di is not None
+        if STEREOTYPE in self.di.kinds(_annotations(n)):
+            self.stereotypes.add(qn)
+        body = n.child_by_field_name("body")
+        self.ctor_count[qn] = sum(1 for c in body.named_children if c.type == "constructor_declaration") \
+            if body is not None else 0
+
+    def _di_method(self, n: TSNode, sc: Scope, qn: str, sig: str) -> None:
+        """A provider method, an @Autowired / @Inject method or constructor, or the one
+        constructor of a stereotype class: its parameters are injection points."""
+        assert self.di is not None
+        kinds = self.di.kinds(_annotations(n))
+        is_ctor = n.type == "constructor_declaration"
+        if PROVIDER in kinds and n.type == "method_declaration":
+            self.di.provider(qn, sig, ts.text(n.child_by_field_name("type")), n, kinds)
+            self._di_params(n, qn, sig, "provider_parameter")
+        elif AUTOWIRE in kinds:
+            self._di_params(n, sc.qn, sc.sig, "constructor" if is_ctor else "method")
+        elif is_ctor and sc.cls in self.stereotypes and self.ctor_count.get(sc.cls) == 1:
+            self._di_params(n, sc.qn, sc.sig, "constructor")
+
+    def _di_params(self, n: TSNode, source_qn: str, source_sig: str, via: str) -> None:
+        assert self.di is not None
+        params = n.child_by_field_name("parameters")
+        for p in params.named_children if params is not None else ():
+            t = p.child_by_field_name("type") if p.type == "formal_parameter" else None
+            if t is not None:
+                self.di.point(source_qn, source_sig, ts.text(t), t, via, ts.text(p.child_by_field_name("name")),
+                              self.di.kinds(_annotations(p)))
 
     def _enum_constant(self, n: TSNode, sc: Scope) -> None:
         if sc.cls:
@@ -246,26 +325,12 @@ class _Java(ClassBasedExtractor):
                               env={ts.text(n.child_by_field_name("name")): "" if t == "var" else t}))
 
     # -- references ----------------------------------------------------------------
-    def receiver(self, obj: TSNode, sc: Scope) -> Receiver:
-        t = obj.type
-        if t == "this":
-            return [(sc.cls, "self")], sc.cls.rsplit(".", 1)[-1]
-        if t == "super":
-            return self.super_owners(sc.cls), strip_type(self.supers.get(sc.cls, "super"))
-        if t == "identifier":
-            return self.name_receiver(ts.text(obj))
-        if t == "field_access":
-            return self.access_receiver(obj, sc, obj.child_by_field_name("object"),
-                                        ts.text(obj.child_by_field_name("field")), ("identifier", "field_access"),
-                                        lambda dotted, _head: any(p[:1].isupper() for p in dotted.split(".")))
-        typed = self.expression_receiver(obj, sc)
-        if typed is not None:
-            return typed
-        if t in _LITERAL_TYPES:
-            return [], _LITERAL_TYPES[t]
-        if t in ("scoped_type_identifier", "type_identifier", "generic_type"):
-            return self.type_candidates(ts.text(obj)), strip_type(ts.text(obj))
-        return None, ""
+    def member_access(self, obj: TSNode, sc: Scope) -> Receiver | None:
+        if obj.type != "field_access":
+            return None
+        return self.access_receiver(obj, sc, obj.child_by_field_name("object"),
+                                    ts.text(obj.child_by_field_name("field")), ("identifier", "field_access"),
+                                    lambda dotted, _head: any(p[:1].isupper() for p in dotted.split(".")))
 
     def _member_call(self, n: TSNode, sc: Scope, obj: TSNode | None, member: str, nargs: int | None) -> None:
         if obj is None:
