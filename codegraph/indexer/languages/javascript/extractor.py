@@ -9,7 +9,7 @@ from typing import Any
 
 from tree_sitter import Node as TSNode
 
-from codegraph.core.models import FileRecord, SymbolRecord
+from codegraph.core.models import SymbolRecord
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages import language_for
 from codegraph.indexer.languages.javascript.calls import _Calls
@@ -28,6 +28,7 @@ from codegraph.indexer.languages.javascript.syntax import (
     _t,
 )
 from codegraph.indexer.languages.javascript.types import _Types
+from codegraph.indexer.languages.skeleton import file_record, module_symbol, query_events, text_lines
 from codegraph.indexer.records import FileExtraction, Reference
 
 
@@ -102,8 +103,9 @@ class _Extractor(_Imports, _Declarations, _Classes, _Types, _Calls, _Flow):
         context) tells which function / class / object / namespace encloses each node."""
         frames: list[tuple[int, Ctx]] = []
         skip_end = -1
-        for node in _interesting(self.language, root):
-            sb = node.start_byte
+        # queries/<language>/tags.scm: the node types handled below and names in value
+        # positions; tree-sitter's C side finds them, so Python never visits the rest.
+        for sb, _, _, _, node in query_events(self.language, root):
             if sb < skip_end:
                 continue
             while frames and sb >= frames[-1][0]:
@@ -211,16 +213,6 @@ class _Extractor(_Imports, _Declarations, _Classes, _Types, _Calls, _Flow):
 
 
 
-def _interesting(language: str, root: TSNode) -> list[TSNode]:
-    """The nodes of ``queries/<language>/tags.scm`` (the node types the walk handles, and
-    names in value positions) in document order, an enclosing node first: tree-sitter's C side finds them, so Python
-    never visits identifiers or literals."""
-    caps = ts.captures(language, "tags", root)
-    nodes = caps.get("node", []) + caps.get("value", [])
-    nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
-    return nodes
-
-
 def _opaque(node: TSNode, t: str) -> bool:
     """Statements whose inside describes other code: ``declare module 'x' {}``,
     ``declare global {}``, ``export ... from`` (handled by the pre-pass)."""
@@ -245,23 +237,15 @@ def extract(repo: str, path: str, source: bytes) -> FileExtraction:
     src = source[3:] if source.startswith(b"\xef\xbb\xbf") else source
     tree = ts.parse(language, src)
     root = tree.root_node
-    had_error, status, msgs = ts.coverage(root)
-    fr = FileRecord(
-        repo=repo, path=path, language=language, content_hash=ts.content_hash(source), had_error=had_error,
-        coverage_status=status, is_test=is_test_path(path), size_bytes=len(source),
-        line_count=source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1),
-    )
+    fr, msgs = file_record(repo, path, language, source, root, is_test_path(path), text_lines(source))
     mod = module_name(path)
     # The path goes into the module's signature so that `a.js` and `a.ts` (same module
     # name) never share a Symbol key.
-    mod_sig = ts.signature_hash("module", mod, path)
-    ex = _Extractor(repo, path, language, root, mod_sig)
-    ex.symbols.append(SymbolRecord(
-        repo=repo, qualified_name=mod, signature_hash=mod_sig, name=posixpath.basename(mod), kind="module",
-        language=language, language_kind="program", file=path, line=1, end_line=max(1, ts.end_line(root)),
-        visibility="public", content_hash=fr.content_hash, signature=path, docstring="", parent=None,
-    ))
-    ex.seen.add((mod, mod_sig))
+    msym = module_symbol(fr, root, mod, name=posixpath.basename(mod), sig_key=path, language_kind="program",
+                         end_line=max(1, ts.end_line(root)), signature=path)
+    ex = _Extractor(repo, path, language, root, msym.signature_hash)
+    ex.symbols.append(msym)
+    ex.seen.add((mod, msym.signature_hash))
     ex.run()
     # TS merges a type and a value of one name (`type OK<T> = ...; const OK = ...`); the
     # value is what calls reach, and two symbols under one name would split every edge.
