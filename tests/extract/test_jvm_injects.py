@@ -145,3 +145,20 @@ def test_a_test_sources_provider_serves_tests_only(tmp_path: Path) -> None:
         "src/test/java/p/SvcIT.java": _use("@Autowired Clock clock;").replace("class Use", "class SvcIT"),
     })
     assert _injects(root) == {("p.Svc", "p.Clock", "field"), ("p.SvcIT", "p.TestCfg.fixed", "field")}
+
+
+def test_lombok_generated_constructor_of_a_stereotype_class(tmp_path: Path) -> None:
+    """@RequiredArgsConstructor takes the final / @NonNull fields without initialiser;
+    with a written constructor besides it there are two, and Spring picks none."""
+    svc = ("package p;\nimport lombok.NonNull;\nimport lombok.{gen};\n"
+           "import org.springframework.stereotype.Service;\n@Service\n@{gen}\npublic class Svc {{\n"
+           "  private final Repo repo;\n  @NonNull private Clock clock;\n  private Clock mutable;\n"
+           "  private final Clock fixed = null;\n  private static final Clock SHARED = null;\n{extra}}}\n")
+    files = {"p/Clock.java": _CLOCK, "p/Repo.java": "package p;\npublic class Repo {}\n"}
+    root = _tree(tmp_path / "a", {**files, "p/Svc.java": svc.format(gen="RequiredArgsConstructor", extra="")})
+    assert _injects(root) == {("p.Svc", "p.Repo", "constructor"), ("p.Svc", "p.Clock", "constructor")}
+    root = _tree(tmp_path / "b", {**files, "p/Svc.java": svc.format(gen="AllArgsConstructor", extra="")})
+    assert _injects(root) == {("p.Svc", "p.Repo", "constructor"), ("p.Svc", "p.Clock", "constructor")}
+    root = _tree(tmp_path / "c", {**files, "p/Svc.java": svc.format(
+        gen="RequiredArgsConstructor", extra="  public Svc(Clock c) {}\n")})
+    assert _injects(root) == set()

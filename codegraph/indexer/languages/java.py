@@ -15,7 +15,16 @@ from codegraph.core.models import EXTENDS, IMPLEMENTS, IMPORTS
 from codegraph.core.overloads import split_params
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages.class_based import ClassBasedExtractor, Receiver, dotted_text
-from codegraph.indexer.languages.jvm_inject import AUTOWIRE, PROVIDER, STEREOTYPE, Annotation, Injection, may_inject
+from codegraph.indexer.languages.jvm_inject import (
+    AUTOWIRE,
+    LOMBOK_CTORS,
+    NOT_NULL,
+    PROVIDER,
+    STEREOTYPE,
+    Annotation,
+    Injection,
+    may_inject,
+)
 from codegraph.indexer.languages.skeleton import query_events, sweep
 from codegraph.indexer.languages.typed import Scope, TypedBuilder, arity
 from codegraph.indexer.records import FileExtraction
@@ -123,6 +132,7 @@ class _Java(ClassBasedExtractor):
         self.di = Injection(self, LANG) if may_inject(source) else None
         self.stereotypes: set[str] = set()  # Spring stereotype classes of this file
         self.ctor_count: dict[str, int] = {}  # class qn -> constructors it declares
+        self.lombok: dict[str, str] = {}  # stereotype class qn -> its Lombok constructor (required / all)
 
     def run(self) -> FileExtraction:
         events = query_events(LANG, self.root)
@@ -264,21 +274,45 @@ class _Java(ClassBasedExtractor):
             name = ts.text(d.child_by_field_name("name"))
             self.b.symbol(d, name, f"{sc.cls}.{name}", "field", visibility=vis, parent=sc.cls,
                           signature=ts.text(n).split("=", 1)[0].strip()[:300])
-        kinds = self.di.kinds(_annotations(n)) if self.di is not None else {}
-        if self.di is not None and AUTOWIRE in kinds:
-            t = n.child_by_field_name("type")
-            d = n.child_by_field_name("declarator")
-            name = ts.text(d.child_by_field_name("name")) if d is not None else ""
-            self.di.point(sc.qn, sc.sig, ts.text(t), t, "field", name, kinds)
+        if self.di is not None:
+            self._di_field(n, sc)
 
     # -- dependency injection (languages/jvm_inject.py) --------------------------------
+    def _di_field(self, n: TSNode, sc: Scope) -> None:
+        """An @Autowired / @Inject field, or a field a Lombok-generated constructor of a
+        stereotype class takes (``@RequiredArgsConstructor``: final or ``@NonNull``
+        fields without an initialiser; ``@AllArgsConstructor``: every non-static field
+        but an initialised final one)."""
+        assert self.di is not None
+        kinds = self.di.kinds(_annotations(n))
+        t = n.child_by_field_name("type")
+        generated = self.lombok.get(sc.cls)
+        for d in n.children_by_field_name("declarator"):
+            name = ts.text(d.child_by_field_name("name"))
+            if AUTOWIRE in kinds:
+                self.di.point(sc.qn, sc.sig, ts.text(t), t, "field", name, kinds)
+            elif generated is not None:
+                mods = {c.type for m in n.children if m.type == "modifiers" for c in m.children}
+                final, initialised = "final" in mods, d.child_by_field_name("value") is not None
+                if "static" in mods:
+                    continue
+                takes = (not initialised and (final or NOT_NULL in kinds)) if generated == "required" \
+                    else not (final and initialised)
+                if takes:
+                    self.di.point(sc.qn, sc.sig, ts.text(t), t, "constructor", name, kinds)
+
     def _di_class(self, n: TSNode, qn: str) -> None:
         assert self.di is not None
-        if STEREOTYPE in self.di.kinds(_annotations(n)):
+        anns = _annotations(n)
+        kinds = self.di.kinds(anns)
+        if STEREOTYPE in kinds:
             self.stereotypes.add(qn)
         body = n.child_by_field_name("body")
-        self.ctor_count[qn] = sum(1 for c in body.named_children if c.type == "constructor_declaration") \
-            if body is not None else 0
+        written = sum(1 for c in body.named_children if c.type == "constructor_declaration") if body is not None else 0
+        generated = [LOMBOK_CTORS[f] for f in (self.di.qualify(a) for a, _ in anns) if f in LOMBOK_CTORS]
+        self.ctor_count[qn] = written + len(generated)
+        if STEREOTYPE in kinds and written == 0 and len(generated) == 1 and generated[0] != "none":
+            self.lombok[qn] = generated[0]  # the one constructor, which Spring autowires
 
     def _di_method(self, n: TSNode, sc: Scope, qn: str, sig: str) -> None:
         """A provider method, an @Autowired / @Inject method or constructor, or the one

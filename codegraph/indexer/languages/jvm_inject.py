@@ -55,7 +55,12 @@ VALUE = frozenset({"org.springframework.beans.factory.annotation.Value"})
 QUALIFIERS = frozenset({"org.springframework.beans.factory.annotation.Qualifier", "javax.inject.Named",
                         "jakarta.inject.Named", "com.google.inject.name.Named"})
 PRIMARY_ = frozenset({"org.springframework.context.annotation.Primary"})
-KNOWN = AUTOWIRED | INJECT | STEREOTYPES | VALUE | QUALIFIERS | PRIMARY_ | frozenset(PROVIDERS)
+# Lombok constructors: which fields become the generated constructor's parameters.
+LOMBOK_CTORS = {"lombok.RequiredArgsConstructor": "required", "lombok.AllArgsConstructor": "all",
+                "lombok.NoArgsConstructor": "none"}
+NON_NULL = frozenset({"lombok.NonNull"})
+KNOWN = AUTOWIRED | INJECT | STEREOTYPES | VALUE | QUALIFIERS | PRIMARY_ | NON_NULL | frozenset(PROVIDERS) \
+    | frozenset(LOMBOK_CTORS)
 # Wrappers whose (last) type argument is what gets injected.
 WRAPPERS = frozenset({
     "java.util.List", "java.util.Set", "java.util.Collection", "java.util.Map", "java.util.Optional",
@@ -86,6 +91,7 @@ NOT_A_BEAN = "value"
 QUALIFIER = "qualifier"  # value: the bean name asked for
 PRIMARY = "primary"
 BEAN_NAMES = "names"  # value: the names a provider annotation gives its bean, comma-joined
+NOT_NULL = "non_null"
 
 # An annotation as the language module reads it: the name as written and the strings
 # given for its ``value`` / ``name`` (``@Bean(name = "x")``, ``@Qualifier("q")``).
@@ -163,6 +169,8 @@ class Injection:
                 out[QUALIFIER] = values[0]
             elif fqn in PRIMARY_:
                 out[PRIMARY] = fqn
+            elif fqn in NON_NULL:
+                out[NOT_NULL] = fqn
         return out
 
     def element_type(self, text: str) -> tuple[str, bool]:
