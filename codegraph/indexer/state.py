@@ -1,7 +1,7 @@
 """Indexer state: what the last successful run saw, per repo and file.
 
 Kept in its own sqlite file (``CODEGRAPH_HOME/state.db``) apart from the stores, so it
-works the same for every backend. Per file: content hash, the compressed extraction
+works the same for every backend. Per file: content hash, the extraction (marshal form, see ``encode``)
 (so unchanged files never re-parse, yet the whole repo can be re-resolved), and a hash
 of the file's resolved edges (so only files whose edges changed are rewritten).
 Written only after a run succeeded (docs/DESIGN.md#refresh).
@@ -10,6 +10,7 @@ Written only after a run succeeded (docs/DESIGN.md#refresh).
 from __future__ import annotations
 
 import json
+import marshal
 import sqlite3
 import zlib
 from dataclasses import dataclass, fields, is_dataclass
@@ -77,11 +78,42 @@ def _plain(obj: Any) -> Any:
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
+def _names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+_MARSHAL = b"M1"  # blob prefix of the marshal form; the JSON form is a zlib stream (first byte 0x78)
+
+
 def encode(fx: FileExtraction) -> bytes:
-    return zlib.compress(json.dumps(_plain(fx), ensure_ascii=False, separators=(",", ":")).encode(), 1)
+    """One file's extraction as stored: a marshal of field-value tuples (with the field
+    names, so a changed record class still decodes by name) — several times faster to
+    write and read than JSON. Falls back to zlib JSON when a value is not a plain type."""
+    try:
+        f = fx.file
+        return _MARSHAL + marshal.dumps((
+            _names(FileRecord), _names(SymbolRecord), _names(Reference),
+            tuple(getattr(f, n) for n in _names(FileRecord)),
+            [tuple(getattr(s, n) for n in _names(SymbolRecord)) for s in fx.symbols],
+            [tuple(getattr(r, n) for n in _names(Reference)) for r in fx.references],
+            fx.framework, fx.exports, fx.errors), 4)
+    except ValueError:  # an object marshal cannot write
+        return zlib.compress(json.dumps(_plain(fx), ensure_ascii=False, separators=(",", ":")).encode(), 1)
+
+
+def _build(cls: type, names: tuple[str, ...], rows: list[tuple[Any, ...]]) -> list[Any]:
+    if names == _names(cls):
+        return [cls(*r) for r in rows]
+    known = set(_names(cls))  # a field added or dropped since the state was written
+    return [cls(**{n: v for n, v in zip(names, r, strict=True) if n in known}) for r in rows]
 
 
 def decode(blob: bytes) -> FileExtraction:
+    if blob[:2] == _MARSHAL:
+        fn, sn, rn, f, syms, refs, framework, exports, errors = marshal.loads(blob[2:])
+        return FileExtraction(file=_build(FileRecord, fn, [f])[0], symbols=_build(SymbolRecord, sn, syms),
+                              references=_build(Reference, rn, refs), framework=framework, exports=exports,
+                              errors=errors)
     d = json.loads(zlib.decompress(blob))
     return FileExtraction(
         file=FileRecord(**d["file"]),
