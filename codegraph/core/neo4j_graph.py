@@ -35,6 +35,7 @@ from neo4j.exceptions import (
 )
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
+from codegraph.core import neo4j_load
 from codegraph.core.cypher_guard import READ_PROCEDURES, check_read_only
 from codegraph.core.errors import BadInput, ReadOnlyViolation, StoreUnavailable
 from codegraph.core.models import (
@@ -408,21 +409,34 @@ class Neo4jGraphStore:
             for r in self._read(f"UNWIND $paths AS p MATCH (s:{SYMBOL}) WHERE s.repo = $repo AND s.file = p "
                                 "RETURN p, s.uid AS uid", paths=list(part), repo=repo):
                 existing[r["p"]].add(r["uid"])
-        batch: list[FileImport] = []
+        # Nothing of the repo stored yet: CREATE, not MERGE (codegraph.core.neo4j_load).
+        new = bool(items) and not any(existing.values()) and neo4j_load.repo_is_new(self._read, repo)
+        owner = neo4j_load.owners(items) if new else {}
+        later: list[tuple[str, str, int]] = []
+
+        def write(b: list[tuple[int, FileImport]]) -> None:
+            if new:
+                later.extend(self._write(lambda tx: neo4j_load.create_batch(tx, repo, b, owner, _flat, ROWS_PER_QUERY)))
+            else:
+                self._write(lambda tx: self._import_batch(tx, repo, [fi for _, fi in b]))
+        batch: list[tuple[int, FileImport]] = []
         size = done = 0
-        for fi in items:
+        for i, fi in enumerate(items):
             if batch and (len(batch) >= self.files_per_tx or size + len(fi.symbols) > self.symbols_per_tx):
-                self._write(lambda tx, b=batch: self._import_batch(tx, repo, b))
+                write(batch)
                 done += len(batch)
                 if progress:
                     progress(done, len(items))
                 batch, size = [], 0
-            batch.append(fi)
+            batch.append((i, fi))
             size += len(fi.symbols)
         if batch:
-            self._write(lambda tx, b=batch: self._import_batch(tx, repo, b))
+            write(batch)
             if progress:
                 progress(len(items), len(items))
+        if later:  # DECLARES of a symbol uid from the files that did not keep its props
+            paths = {fi.file.uid: fi.file.path for fi in items}
+            self._write(lambda tx: neo4j_load.create_declares(tx, repo, later, paths, ROWS_PER_QUERY))
         wanted = {p: {s.uid for s in fi.symbols} for p, fi in by_path.items()}
         declared = set().union(*wanted.values()) if wanted else set()
         gone = sorted({u for olds in existing.values() for u in olds} - declared)

@@ -1,0 +1,118 @@
+"""Neo4j first load (codegraph.core.neo4j_load): importing into a repo with nothing stored
+takes the CREATE path; the graph it leaves must be exactly what the MERGE path leaves for
+the same calls — nodes, labels, properties, relationships and their properties, counted
+with repeats. Runs against the shared local server; skipped (or failed under
+CODEGRAPH_REQUIRE_SERVICES) when Neo4j is not configured."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from codegraph.core import neo4j_load
+from codegraph.core.errors import StoreUnavailable
+from codegraph.core.models import FileImport, FileRecord, RepoRecord, SymbolRecord, stable_hash
+from tests.services import service_settings, skip_or_fail
+
+
+@pytest.fixture(scope="module")
+def neo() -> Iterator[Any]:
+    settings = service_settings()
+    if not settings.graph.startswith(("bolt://", "neo4j://", "bolt+s://", "neo4j+s://")):
+        skip_or_fail("Neo4j not configured (CODEGRAPH_GRAPH is not bolt://; run `make services`)")
+    from codegraph.core.neo4j_graph import Neo4jGraphStore
+
+    try:
+        # Two files per transaction: the import spans several batches.
+        st = Neo4jGraphStore(settings.graph, settings.neo4j_user, settings.neo4j_password.get_secret_value(),
+                             settings.neo4j_database, files_per_tx=2)
+    except StoreUnavailable as e:
+        skip_or_fail(f"Neo4j unreachable: {e}")
+        raise
+    yield st
+    st.close()
+
+
+def sym(repo: str, path: str, qn: str, line: int, body: str = "", doc: str | None = None) -> SymbolRecord:
+    name = qn.rsplit(".", 1)[-1]
+    return SymbolRecord(repo=repo, qualified_name=qn, signature_hash=stable_hash("function", qn, "()"), name=name,
+                        kind="function", language="python", language_kind="function_definition", file=path,
+                        line=line, end_line=line + 2, content_hash=stable_hash(qn, body), signature=f"def {name}()",
+                        docstring=doc, parent=qn.rsplit(".", 1)[0])
+
+
+def imports(repo: str, edit: str = "") -> list[FileImport]:
+    def f(path: str, *syms: SymbolRecord) -> FileImport:
+        return FileImport(FileRecord(repo, path, "python", stable_hash(path, edit), line_count=10), list(syms))
+    return [
+        # pkg.shared is declared by two files and twice inside one: one node (props of its last
+        # occurrence), one DECLARES per occurrence.
+        f("pkg/a.py", sym(repo, "pkg/a.py", "pkg.a.one", 1, doc="First."), sym(repo, "pkg/a.py", "pkg.shared", 5),
+          sym(repo, "pkg/a.py", "pkg.shared", 9, body="again")),
+        f("pkg/b.py", sym(repo, "pkg/b.py", "pkg.b.two", 1, body=edit)),
+        f("pkg/c.py", sym(repo, "pkg/c.py", "pkg.shared", 3, body="c wins", doc="From c.")),
+        f("pkg/empty.py"),
+        f("pkg/d.py", *(sym(repo, "pkg/d.py", f"pkg.d.f{i}", 1 + 3 * i, doc=f"d {i} é") for i in range(7))),
+    ]
+
+
+def dump(store: Any, repo: str) -> tuple[list[str], list[str]]:
+    nodes = store._read("MATCH (n:Entity) WHERE n.repo = $repo RETURN n.uid AS u, labels(n) AS l, properties(n) AS p",
+                        repo=repo)
+    rels = store._read("MATCH (a:Entity)-[r]->(b:Entity) WHERE a.repo = $repo OR b.repo = $repo "
+                       "RETURN type(r) AS t, a.uid AS a, b.uid AS b, properties(r) AS p", repo=repo)
+    # The two runs use two repo names: compare with the name taken out.
+    return (sorted(json.dumps([r["u"], sorted(r["l"]), r["p"]], sort_keys=True).replace(repo, "R") for r in nodes),
+            sorted(json.dumps([r["t"], r["a"], r["b"], r["p"]], sort_keys=True).replace(repo, "R") for r in rels))
+
+
+def both_paths(store: Any, monkeypatch: pytest.MonkeyPatch, steps: Any) -> tuple[Any, Any]:
+    """dump after ``steps(repo)`` on the CREATE path (new repo), then on the MERGE path."""
+    out = []
+    for create in (True, False):
+        repo = f"fl-{uuid.uuid4().hex[:10]}"
+        with monkeypatch.context() as m:
+            if not create:
+                m.setattr(neo4j_load, "repo_is_new", lambda read, repo: False)
+            try:
+                steps(repo)
+                out.append(dump(store, repo))
+            finally:
+                store.delete_repo(repo)
+    return out[0], out[1]
+
+
+def test_first_load_writes_what_merge_writes(neo: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[bool] = []
+    real = neo4j_load.create_batch
+
+    def spy(*a: Any, **k: Any) -> Any:
+        calls.append(True)
+        return real(*a, **k)
+    monkeypatch.setattr(neo4j_load, "create_batch", spy)
+
+    def steps(repo: str) -> None:
+        neo.upsert_repo(RepoRecord(repo, "/r"))
+        neo.import_files(repo, imports(repo))
+    created, merged = both_paths(neo, monkeypatch, steps)
+    assert calls, "the CREATE path was not taken for a new repo"
+    assert created == merged
+    nodes, rels = created
+    assert len(nodes) == 1 + 5 + 10  # Repo, files, distinct symbols
+    assert sum('"DECLARES"' in r for r in rels) == 12 and sum('"IN_REPO"' in r for r in rels) == 5
+    shared = next(json.loads(n) for n in nodes if '"pkg.shared"' in n)
+    assert json.loads(shared[2]["_json"])["docstring"] == "From c."  # the last occurrence's props
+
+
+def test_first_load_without_a_repo_node_and_then_a_merge_reimport(neo: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    def steps(repo: str) -> None:
+        neo.import_files(repo, imports(repo))  # no Repo node: no IN_REPO, as MATCH + CREATE
+        again = imports(repo, edit="v2")
+        neo.import_files(repo, [again[1], again[4]])  # the repo is not new any more: MERGE path
+    created, merged = both_paths(neo, monkeypatch, steps)
+    assert created == merged
+    assert not any('"IN_REPO"' in r for r in created[1])
