@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from codegraph.core.models import CALLS, Edge
+from codegraph.indexer.hints import Member, RefHints
 from codegraph.indexer.records import Reference
 
 if TYPE_CHECKING:
@@ -26,26 +27,26 @@ if TYPE_CHECKING:
 DISPATCH_FAMILIES = frozenset({"python"})
 
 
-def link_overrides(table: SymbolTable, refs: Iterable[Reference], res: Resolution,
+def link_overrides(table: SymbolTable, refs: Iterable[tuple[Reference, RefHints]], res: Resolution,
                    seen: set[tuple[str, str, str, str, int]],
                    source_uid: Callable[[SymbolTable, Reference], str | None]) -> None:
-    """Add the ``dispatch`` edges of every ``self.m()`` call among ``refs`` to ``res``
-    (``seen``: edge keys already added; ``source_uid``: the resolver's caller lookup)."""
+    """Add the ``dispatch`` edges of every ``self.m()`` call among ``refs`` (each with its
+    parsed hints, ``codegraph.indexer.hints``) to ``res`` (``seen``: edge keys already
+    added; ``source_uid``: the resolver's caller lookup)."""
     children: dict[str, list[str]] | None = None
     below: dict[str, list[str]] = {}
-    for ref in refs:
-        if ref.type != CALLS:
+    for ref, hints in refs:
+        if ref.type != CALLS or not hints.candidates:
             continue
-        cands = ref.extra.get("candidates")
-        first = cands[0] if cands else None
-        if first is None or first.get("how") != "self" or "owner" not in first or "member" not in first:
+        first = hints.candidates[0]
+        if not isinstance(first, Member) or first.how != "self":
             continue
-        member = first["member"]
+        member = first.member
         if member.startswith("__") and not member.endswith("__"):
             continue  # name-mangled: a subclass's __m is another attribute
         if table.family.get(ref.file) not in DISPATCH_FAMILIES:
             continue
-        owner = first["owner"]
+        owner = first.owner
         table.begin(ref.file)
         resolved = table.member(owner, member)
         if not resolved:

@@ -6,19 +6,11 @@ A ``Reference`` is an *unresolved* relationship as the code states it. The resol
 (``codegraph.indexer.resolve``) turns references into ``Edge``s or stubs using the whole
 repository's symbol table. Its ``extra`` carries the resolution hints:
 
-``extra["candidates"]``: ordered list, tried first to last, the first that exists wins:
-    ``{"qn": "pkg.mod.f", "how": "import"}`` - an exact qualified name
-    ``{"owner": "pkg.mod.C", "member": "run", "how": "receiver_type"}`` - a member looked
-        up on class ``owner`` and then on its resolved base classes (EXTENDS), in order
-    ``{"path": "src/a.ts", "how": "import"}`` - a file (IMPORTS edges)
-    ``{"file": ["a/b.ts", "a/b/index.ts"], "export": "default", "how": "import"}`` - the
-        first existing file's export of that name, following re-exports (see ``exports``)
-    ``{"module_chain": {"file": [...], "attrs": ["path", "join"]}, "how": "module_alias"}``
-        - from the first existing file, every attr but the last names a module (an
-        export ``{"modules"}``, a ``from`` import of a module, a submodule); the last is an
-        export of the module(s) reached (``os.path.join`` -> ``posixpath.join``). With
-        ``"to_file": true`` every attr is a module and the files are the targets (IMPORTS).
-        Edges resolved so keep ``extra["written_as"]`` (the name as written).
+``extra["candidates"]``: ordered list of candidates, tried first to last, the first that
+    exists wins; ``extra["pass"]`` / ``extra["param_call"]``: value hand-over hints. Their
+    shapes (one dataclass per kind, ``parse_hint`` / ``to_dict``) are defined once in
+    ``codegraph.indexer.hints``; the resolver dispatches on those types. Edges resolved
+    through a ``module_chain`` keep ``extra["written_as"]`` (the name as written).
 ``extra["name"]``: bare name for the fallback "unique (repo, name) match"; absent or
     None when the fallback must not apply (e.g. the call goes through an import of a
     module that is not in the repo: that is an external reference, a ``missing`` stub).
@@ -27,15 +19,7 @@ repository's symbol table. Its ``extra`` carries the resolution hints:
     ``__init__`` edge of a constructor call on a class without one).
 ``extra["names"]``, ``extra["forwarding"]``: for IMPORTS, the imported names and whether
     the import re-exports them (barrels).
-``{"returns_of": {"file", "export"}, "member": m, "how": "return_type"}``: a member of what
-    that exported function returns (its module's export carries ``returns``: owner
-    candidates ``[{"owner"}, {"owner_export"}]``).
-``extra["param_call"]``: ``{"owner": fn qn, "index": i or None, "name": p}`` on an
-    optional CALLS reference: the code calls parameter ``p`` of ``fn`` (no edge by itself).
-``extra["pass"]``: ``{"callee": [candidates], "index": i or None, "kw": name or None}`` on
-    a REFERENCES reference: the value is handed to that callee at that position/keyword;
-    the resolver adds CALLS from every ``param_call`` of the callee that matches
-    (resolution ``parameter``). ``extra["pass_only"]``: no REFERENCES edge of its own.
+``extra["pass_only"]``: a ``pass`` hint's reference makes no REFERENCES edge of its own.
 
 ``FileExtraction.exports`` maps a name a module exports to where it lives:
     ``{"qn": "pkg.x.f"}`` (defined here, or bound to a local symbol, incl. ``default``)
@@ -43,6 +27,9 @@ repository's symbol table. Its ``extra`` carries the resolution hints:
     key ``"*"``: ``{"from_all": [[paths of module 1], [paths of module 2]]}`` (``export *``)
     ``{"modules": [[paths of module 1], ...]}``: the name is bound to a module (Python
         ``import posixpath as path``, ``from . import sub``); one path list per binding
+    ``"returns"`` (next to ``qn``): what that function returns, a list of owners
+        ``{"owner": qn}`` / ``{"owner_export": {"file", "export"}}`` (``hints.parse_owner``;
+        read for ``returns_of`` candidates)
 Python ``__init__.py`` files use the same map for names they import and so re-export.
 
 ``source_qualified_name`` is a Symbol's qualified name (a module symbol for module-level
@@ -61,6 +48,7 @@ from pydantic import ConfigDict, Field, ValidationError, create_model
 from codegraph.core.errors import BadInput
 from codegraph.core.models import FileRecord, SymbolRecord
 from codegraph.core.paths import safe_relpath
+from codegraph.indexer.hints import HintError, parse_owner, reference_hints
 
 SCHEMA_VERSION = 1
 
@@ -233,11 +221,17 @@ def read_jsonl_run(lines: IO[str]) -> JsonlRun:
             elif rtype == "relationship":
                 rec["type"] = rec.pop("rel_type", None)
                 r = _REF(rec)
+                reference_hints(r.extra)  # a malformed hint refuses the line (HintError)
                 files[r.file].references.append(r)
             elif rtype == "export":
                 f = files[rec["file"]]
                 if not isinstance(rec.get("name"), str) or not isinstance(rec.get("target"), dict):
                     raise ValueError("export needs a string name and an object target")
+                returns = rec["target"].get("returns", [])
+                if not isinstance(returns, list):
+                    raise HintError("export returns: must be a list")
+                for owner in returns:
+                    parse_owner(owner)
                 f.exports[rec["name"]] = dict(rec["target"])
             else:
                 if "line" in rec and (not isinstance(rec["line"], int) or isinstance(rec["line"], bool)):
@@ -250,6 +244,8 @@ def read_jsonl_run(lines: IO[str]) -> JsonlRun:
             reason = f"refers to a file with no file_meta before it or lacks {e}"
         except ValidationError as e:
             reason = _pydantic_reason(e)
+        except HintError as e:
+            reason = f"resolution hint: {e}"
         except (ValueError, TypeError, RecursionError) as e:
             reason = f"{type(e).__name__}: {str(e)[:200]}"
         run.problems.append(JsonlProblem(no, reason))

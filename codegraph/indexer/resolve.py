@@ -15,6 +15,7 @@ re-resolution after any change costs seconds even for the standard library.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,11 +36,32 @@ from codegraph.core.models import (
     stub_uid,
 )
 from codegraph.indexer.dispatch import link_overrides
+from codegraph.indexer.hints import (
+    Candidate,
+    Directory,
+    ExportMember,
+    ExportRef,
+    FileExport,
+    FilePath,
+    GoImport,
+    HintError,
+    Member,
+    ModuleChain,
+    ParamCall,
+    Pass,
+    QualifiedName,
+    RefHints,
+    ReturnMember,
+    SuperMember,
+    parse_owner,
+    reference_hints,
+)
 from codegraph.indexer.languages import family
 from codegraph.indexer.overloads import choose
 from codegraph.indexer.records import FileExtraction, Reference
 
 TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "record", "union", "object", "module", "namespace"})
+log = logging.getLogger(__name__)
 MAX_CHAIN = 12  # re-export hops and base-class depth; cycles are cut by visited sets too
 
 
@@ -117,7 +139,10 @@ class SymbolTable:
             for r in fx.references:
                 pc = r.extra.get("param_call")
                 if pc is not None and r.type not in (EXTENDS, IMPLEMENTS):
-                    self.param_calls[pc["owner"]].append(r)
+                    try:
+                        self.param_calls[ParamCall.parse(pc).owner].append(r)
+                    except HintError:  # counted as bad_hint when the reference is resolved
+                        continue
 
     def begin(self, file: str | None, inheritance: bool = False) -> None:
         """The lookups that follow are made for a reference of ``file`` (in the inheritance
@@ -264,70 +289,74 @@ def _source_uid(table: SymbolTable, ref: Reference) -> str | None:
     return syms[0].uid if syms else None
 
 
-def _try_candidate(table: SymbolTable, cand: dict[str, Any]) -> tuple[list[SymbolRecord] | list[str], str]:
-    """Symbols (or file paths, for path/dir candidates) a candidate names, with its label."""
-    how = cand.get("how", "exact")
-    if "qn" in cand:
-        return list(table.by_qn.get(cand["qn"], ())), how
-    if "path" in cand:
-        return ([cand["path"]] if cand["path"] in table.files else []), how
-    if "dir" in cand:
-        return sorted(table.dirs.get(cand["dir"].rstrip("/"), ())), how
-    if "file" in cand and "export" in cand:
-        return table.export(list(cand["file"]), cand["export"]), how
-    if "module_chain" in cand:
-        # {"module_chain": {"file": [...], "attrs": [...]}}: the attrs but the last walk
-        # module bindings; the last is an export of the module(s) reached. ``to_file``:
-        # every attr is a module, the files are the answer (``import os.path``).
-        mc = cand["module_chain"]
-        attrs = list(mc["attrs"])
-        if mc.get("to_file"):
-            return table.module_files(list(mc["file"]), attrs), how
-        out: list[SymbolRecord] = []
-        for f in table.module_files(list(mc["file"]), attrs[:-1]):
-            out.extend(s for s in table.export([f], attrs[-1]) if s not in out)
-        return out, how
-    member = cand.get("member")
-    if member is None:
-        return [], how
-    owners: list[str] = []
-    if "owner" in cand:
-        owners = [cand["owner"]]
-    elif "super_of" in cand:
-        owners = [cand["super_of"]]
-    elif "owner_export" in cand:
-        oe = cand["owner_export"]
-        owners = [s.qualified_name for s in table.export(list(oe["file"]), oe["export"])]
-    elif "returns_of" in cand:
-        # {"returns_of": {"file", "export"}, "member"}: a method of what that function
-        # returns, as its module's export map says (``returns``: owner candidates).
-        ro = cand["returns_of"]
-        for fn in table.export(list(ro["file"]), ro["export"]):
-            rets = table.exports.get(fn.file, {}).get(fn.name, {}).get("returns", ())
-            for r in rets:
-                if "owner" in r:
-                    owners.append(r["owner"])
-                elif "owner_export" in r:
-                    oe = r["owner_export"]
-                    owners.extend(s.qualified_name for s in table.export(list(oe["file"]), oe["export"]))
+def _owners(table: SymbolTable, owner: str | ExportRef) -> list[str]:
+    """Qualified names of a class given by name or as a file's export."""
+    if isinstance(owner, str):
+        return [owner]
+    return [s.qualified_name for s in table.export(list(owner.files), owner.export)]
+
+
+def _try_candidate(table: SymbolTable, cand: Candidate) -> tuple[list[SymbolRecord] | list[str], str]:
+    """Symbols (or file paths, for path/dir candidates) a candidate names, with its label
+    (docs/DESIGN.md#resolution; the hint kinds: ``codegraph.indexer.hints``)."""
+    how = cand.how
+    owners: list[str]
+    match cand:
+        case QualifiedName(qn=qn):
+            return list(table.by_qn.get(qn, ())), how
+        case FilePath(path=path):
+            return ([path] if path in table.files else []), how
+        case Directory(dir=d):
+            return sorted(table.dirs.get(d.rstrip("/"), ())), how
+        case FileExport(files=files, export=export):
+            return table.export(list(files), export), how
+        case ModuleChain(files=files, attrs=attrs, to_file=to_file):
+            # The attrs but the last walk module bindings; the last is an export of the
+            # module(s) reached. ``to_file``: every attr is a module, the files are the
+            # answer (``import os.path``).
+            if to_file:
+                return table.module_files(list(files), list(attrs)), how
+            out: list[SymbolRecord] = []
+            for f in table.module_files(list(files), list(attrs[:-1])):
+                out.extend(s for s in table.export([f], attrs[-1]) if s not in out)
+            return out, how
+        case Member(owner=owner):
+            owners = [owner]
+        case SuperMember(super_of=owner):
+            owners = [owner]
+        case ExportMember(owner=oe):
+            owners = _owners(table, oe)
+        case ReturnMember(function=fn_ref):
+            # A method of what that function returns, as its module's export map says
+            # (``returns``: owner entries, ``hints.parse_owner``).
+            owners = []
+            for fn in table.export(list(fn_ref.files), fn_ref.export):
+                for r in table.exports.get(fn.file, {}).get(fn.name, {}).get("returns", ()):
+                    try:
+                        owners.extend(_owners(table, parse_owner(r)))
+                    except HintError:  # the JSONL reader refuses these; an extractor bug otherwise
+                        continue
+        case _:  # GoImport placeholders (rewritten by languages.go.link_repo) and unknown shapes
+            return [], how
     for owner in owners:
-        found = table.member(owner, member, skip_self="super_of" in cand)
+        found = table.member(owner, cand.member, skip_self=isinstance(cand, SuperMember))
         if found:
             return found, how
     return [], how
 
 
-def _targets(table: SymbolTable, ref: Reference) -> tuple[list[SymbolRecord] | list[str], str, StubRecord | None]:
+def _targets(table: SymbolTable, ref: Reference,
+             hints: RefHints) -> tuple[list[SymbolRecord] | list[str], str, StubRecord | None]:
     """(targets, resolution label, stub) for one reference."""
     inherited_from_outside = False
-    for cand in ref.extra.get("candidates", ()):
+    for cand in hints.candidates:
         found, how = _try_candidate(table, cand)
         if found:
             return found, how, None
-        owner = cand.get("owner") or cand.get("super_of")
+        owner = cand.owner if isinstance(cand, Member) else cand.super_of if isinstance(cand, SuperMember) else None
         if owner and table.owner_has_external_base(owner):
             inherited_from_outside = True
-        if "member" in cand and _typed_by_declared_type(table, cand):
+        if _typed_by_declared_type(table, cand):
             # The receiver's type is a type alias / interface of the repo that lacks the
             # member: a class elsewhere with a method of that name is not it.
             inherited_from_outside = True
@@ -353,31 +382,61 @@ _DECLARED_TYPES = frozenset({"type", "interface"})
 ANNOTATED_KINDS = (TYPE_KINDS - {"module", "namespace"}) | {"type"}
 
 
-def _typed_by_declared_type(table: SymbolTable, cand: dict[str, Any]) -> bool:
-    if "owner" in cand:
-        owners = table.by_qn.get(cand["owner"], ())
-    elif "owner_export" in cand:
-        oe = cand["owner_export"]
-        owners = table.export(list(oe["file"]), oe["export"])
+def _typed_by_declared_type(table: SymbolTable, cand: Candidate) -> bool:
+    """A member candidate whose owner is a type alias / interface of the repo."""
+    if isinstance(cand, Member):
+        owners = table.by_qn.get(cand.owner, ())
+    elif isinstance(cand, ExportMember):
+        owners = table.export(list(cand.owner.files), cand.owner.export)
     else:
         return False
     return any(o.kind in _DECLARED_TYPES for o in owners)
 
 
-def _lookup_keys(ref: Reference) -> list[str]:
+def _lookup_keys(ref: Reference, hints: RefHints) -> list[str]:
     """Qualified names a stub's candidates named (``qn``, ``owner``+``member``), other
     than its target identifier: where another repository may declare it."""
     keys: list[str] = []
-    for c in ref.extra.get("candidates", ()):
-        if "qn" in c:
-            keys.append(c["qn"])
-        elif "owner" in c and "member" in c:
-            keys.append(f"{c['owner']}.{c['member']}")
-        elif "go_import" in c and c.get("go_qn"):
-            keys.append(f"{c['go_import']}.{c['go_qn']}")
-        elif "go_import" in c and c.get("go_owner") and c.get("member"):
-            keys.append(f"{c['go_import']}.{c['go_owner']}.{c['member']}")
+    for c in hints.candidates:
+        match c:
+            case QualifiedName(qn=qn):
+                keys.append(qn)
+            case Member(owner=owner, member=member):
+                keys.append(f"{owner}.{member}")
+            case GoImport(import_path=ip, qn=qn) if qn:
+                keys.append(f"{ip}.{qn}")
+            case GoImport(import_path=ip, owner=owner, member=member) if owner and member:
+                keys.append(f"{ip}.{owner}.{member}")
     return [k for k in dict.fromkeys(keys) if k and k != ref.target_identifier][:6]
+
+
+_BAD_HINTS = RefHints()  # a reference whose hints are malformed: resolved as with none
+
+
+def _hints(ref: Reference) -> RefHints:
+    """The reference's hints parsed; malformed ones give ``_BAD_HINTS`` (logged once per
+    process, counted ``bad_hint`` by :func:`_count_hints`): the reference still falls
+    back to its name or a stub, as with no candidate."""
+    try:
+        return reference_hints(ref.extra)
+    except HintError as e:
+        global _BAD_LOGGED
+        if not _BAD_LOGGED:
+            _BAD_LOGGED = True
+            log.warning("%s:%s: %s (first malformed resolution hint; counted as bad_hint)", ref.file, ref.line, e)
+        return _BAD_HINTS
+
+
+_BAD_LOGGED = False
+
+
+def _count_hints(hints: RefHints, res: Resolution) -> None:
+    """``bad_hint`` / ``unknown_hint`` counts, after ``table.begin`` so a refresh counts
+    them for the reference's file."""
+    if hints is _BAD_HINTS:
+        res.counts["bad_hint"] += 1
+    elif hints.unknown:
+        res.counts["unknown_hint"] += hints.unknown
 
 
 _PASSTHROUGH_EXTRA = ("names", "forwarding", "external", "url", "arity", "jsx", "callback", "alias", "dynamic", "type_only",
@@ -392,7 +451,7 @@ def link_bases(table: SymbolTable, extractions: list[FileExtraction]) -> None:
             if ref.type not in (EXTENDS, IMPLEMENTS):
                 continue
             table.begin(ref.file, True)
-            found, _, _ = _targets(table, ref)
+            found, _, _ = _targets(table, ref, _hints(ref))
             if not found:
                 table.external_bases.add(ref.source_qualified_name)
             for t in found:
@@ -421,16 +480,18 @@ def resolve_repo(
         link_bases(table, extractions)
     decisions = decisions or {}
     res = res if res is not None else Resolution()
-    refs = [r for fx in extractions if only is None or fx.file.path in only for r in fx.references]
+    # Hints parsed once per reference (codegraph.indexer.hints), dispatched on their types.
+    refs = [(r, _hints(r)) for fx in extractions if only is None or fx.file.path in only for r in fx.references]
     # Inheritance first: member lookups on receivers walk the resolved bases.
-    inheritance = [r for r in refs if r.type in (EXTENDS, IMPLEMENTS)]
-    others = [r for r in refs if r.type not in (EXTENDS, IMPLEMENTS)]
+    inheritance = [(r, h) for r, h in refs if r.type in (EXTENDS, IMPLEMENTS)]
+    others = [(r, h) for r, h in refs if r.type not in (EXTENDS, IMPLEMENTS)]
     edges = res.edges
     seen: set[tuple[str, str, str, str, int]] = set()
     param_calls = table.param_calls
-    passes: list[tuple[Reference, list[SymbolRecord]]] = []
-    for ref in inheritance + others:
+    passes: list[tuple[Reference, Pass, list[SymbolRecord]]] = []
+    for ref, hints in inheritance + others:
         table.begin(ref.file, ref.type in (EXTENDS, IMPLEMENTS))
+        _count_hints(hints, res)
         src = _source_uid(table, ref)
         if src is None:
             res.counts["dropped_no_source"] += 1
@@ -447,7 +508,7 @@ def resolve_repo(
             how = "exact"
             extra["decision"] = "resolve"
         else:
-            found, how, stub = _targets(table, ref)
+            found, how, stub = _targets(table, ref, hints)
             if stub is not None:
                 prev = res.stubs.get(stub.uid)
                 if prev is None or (stub.reason == "ambiguous" and prev.reason != "ambiguous"):
@@ -455,20 +516,20 @@ def resolve_repo(
                 targets = [stub.uid]
                 res.counts[stub.reason] += 1
                 extra["target_identifier"] = ref.target_identifier
-                lookup = _lookup_keys(ref)
+                lookup = _lookup_keys(ref, hints)
                 if lookup:  # qualified names the cross-repo pass may find in another repo
                     extra["lookup"] = lookup
                 if ref.extra.get("arg_types"):  # and how it may choose among overloads there
                     extra["arg_types"] = ref.extra["arg_types"]
             elif not found:
                 continue  # optional reference with nothing to link
-            elif "pass" in ref.extra:
+            elif hints.pass_ is not None:
                 # A value handed to a callee: the callee's calls of that parameter get
                 # the edge (below); the REFERENCES edge itself is recorded where the
                 # value is named, unless the hint says so.
                 syms = [s for s in found if isinstance(s, SymbolRecord) and s.kind != "module"]
                 if syms and param_calls:
-                    passes.append((ref, syms))
+                    passes.append((ref, hints.pass_, syms))
                 if ref.extra.get("pass_only"):
                     continue
                 targets = [s.uid for s in syms]
@@ -505,31 +566,29 @@ def resolve_repo(
             edges.setdefault(ref.file, []).append(edge)
             if how and how != "stub":
                 res.counts[how] += 1
-    for ref, values in passes:
+    for ref, handed, values in passes:
         table.begin(ref.file)
-        _link_parameter(table, ref, values, param_calls, res, seen)
+        _link_parameter(table, handed, values, param_calls, res, seen)
     link_overrides(table, others, res, seen, _source_uid)  # self.m() may run a subclass's m
     return res
 
 
-def _link_parameter(table: SymbolTable, ref: Reference, values: list[SymbolRecord],
+def _link_parameter(table: SymbolTable, p: Pass, values: list[SymbolRecord],
                     param_calls: dict[str, list[Reference]], res: Resolution,
                     seen: set[tuple[str, str, str, str, int]]) -> None:
     """``run(work)`` where ``run`` calls its parameter: CALLS run -> work, evidence at
     the parameter's call site, resolution ``parameter``. A class handed over is
     instantiated there: its ``__init__`` too (when it has one)."""
-    p = ref.extra["pass"]
     callees: list[SymbolRecord] = []
-    for cand in p.get("callee", ()):
+    for cand in p.callee:
         found, _ = _try_candidate(table, cand)
         if found:
             callees = [s for s in found if isinstance(s, SymbolRecord)]
             break
     for callee in callees:
         for pc_ref in param_calls.get(callee.qualified_name, ()):
-            pc = pc_ref.extra["param_call"]
-            if not ((p.get("kw") is not None and pc["name"] == p["kw"])
-                    or (p.get("index") is not None and pc["index"] == p["index"])):
+            pc = ParamCall.parse(pc_ref.extra["param_call"])  # checked when the table was built
+            if not ((p.kw is not None and pc.name == p.kw) or (p.index is not None and pc.index == p.index)):
                 continue
             src = _source_uid(table, pc_ref)
             if src is None:

@@ -1,0 +1,401 @@
+"""Resolution hints, typed (docs/DESIGN.md#resolution).
+
+A ``Reference`` (``codegraph.indexer.records``) carries its hints in ``extra`` as plain
+JSON (that is what the JSONL contract stores and what the extractors build). This module
+is the one definition of their shapes: a frozen dataclass per kind, :func:`parse_hint`
+(dict -> hint) at the boundary, ``to_dict()`` (hint -> dict) for writing. The resolver
+dispatches on these types, never on which key a dict happens to hold.
+
+Candidates (``extra["candidates"]``, tried first to last, the first that exists wins):
+
+=====================  ===============================================================
+dict                   hint
+=====================  ===============================================================
+``{"qn"}``             :class:`QualifiedName` - an exact qualified name
+``{"path"}``           :class:`FilePath` - a file (IMPORTS edges)
+``{"dir"}``            :class:`Directory` - every file of a folder
+``{"file","export"}``  :class:`FileExport` - the first existing file's export of that
+                       name, following re-exports and ``export *``
+``{"module_chain"}``   :class:`ModuleChain` - attrs walked through module bindings from
+                       the first existing file, the last one an export (or, ``to_file``,
+                       every attr a module and the files the answer)
+``{"owner","member"}`` :class:`Member` - a member of class ``owner`` or of its bases
+``{"super_of",...}``   :class:`SuperMember` - a member of the bases of ``super_of`` only
+``{"owner_export",..}``:class:`ExportMember` - a member of the class a file exports
+``{"returns_of",...}`` :class:`ReturnMember` - a member of what an exported function
+                       returns (its export's ``returns``: owners, see :func:`parse_owner`)
+``{"go_import",...}``  :class:`GoImport` - a Go placeholder ``languages.go.link_repo``
+                       rewrites once go.mod is known; as such it matches nothing
+anything else          :class:`UnknownHint` - kept (and written back) as it came; matches
+                       nothing and is counted (``unknown_hint``) by the resolver
+=====================  ===============================================================
+
+Every candidate has ``how``: the resolution label of an edge it yields (default ``exact``).
+Where several keys are present the first row of the table that fits wins (the order the
+resolver always applied).
+
+Other hints: ``extra["pass"]`` (:class:`Pass`: a value handed to a callee at a position
+or keyword) and ``extra["param_call"]`` (:class:`ParamCall`: the code calls a parameter).
+:func:`reference_hints` parses all of one reference's at once (:class:`RefHints`).
+
+Errors: a dict of a known kind whose fields have the wrong type (``{"qn": 5}``, ``owner``
+without ``member``) raises :class:`HintError` (a ``ValueError``; the JSONL reader reports
+the line). Extractors may build hints with these classes and write ``to_dict()``
+(``to_dicts`` for a list).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+DEFAULT_HOW = "exact"
+
+
+class HintError(ValueError):
+    """A hint of a known kind with fields of the wrong type; the message names the field."""
+
+
+def _str(d: Mapping[str, Any], key: str, kind: str) -> str:
+    v = d.get(key)
+    if type(v) is not str:
+        raise _wrong(kind, key, v)
+    return v
+
+
+def _strs(d: Mapping[str, Any], key: str, kind: str) -> tuple[str, ...]:
+    v = d.get(key)
+    if type(v) is list or type(v) is tuple:
+        for x in v:
+            if type(x) is not str:
+                break
+        else:
+            return tuple(v)
+    raise HintError(f"{kind} hint: {key!r} must be a list of strings")
+
+
+def _opt_int(d: Mapping[str, Any], key: str, kind: str) -> int | None:
+    v = d.get(key)
+    if v is None or (isinstance(v, int) and not isinstance(v, bool)):
+        return v
+    raise HintError(f"{kind} hint: {key!r} must be an integer or null")
+
+
+def _opt_str(d: Mapping[str, Any], key: str, kind: str) -> str | None:
+    v = d.get(key)
+    if v is None or isinstance(v, str):
+        return v
+    raise HintError(f"{kind} hint: {key!r} must be a string or null")
+
+
+@dataclass(frozen=True, slots=True)
+class ExportRef:
+    """The export ``export`` of the first existing file of ``files``
+    (``{"file": [...], "export": name}``)."""
+
+    files: tuple[str, ...]
+    export: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": list(self.files), "export": self.export}
+
+    @staticmethod
+    def parse(d: Any, kind: str) -> ExportRef:
+        if not isinstance(d, Mapping):
+            raise HintError(f"{kind} hint: must be an object with 'file' and 'export'")
+        return ExportRef(_strs(d, "file", kind), _str(d, "export", kind))
+
+
+@dataclass(frozen=True, slots=True)
+class QualifiedName:
+    qn: str
+    how: str = DEFAULT_HOW
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"qn": self.qn, "how": self.how}
+
+
+@dataclass(frozen=True, slots=True)
+class FilePath:
+    path: str
+    how: str = DEFAULT_HOW
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "how": self.how}
+
+
+@dataclass(frozen=True, slots=True)
+class Directory:
+    dir: str
+    how: str = DEFAULT_HOW
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"dir": self.dir, "how": self.how}
+
+
+@dataclass(frozen=True, slots=True)
+class FileExport:
+    files: tuple[str, ...]
+    export: str
+    how: str = DEFAULT_HOW
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": list(self.files), "export": self.export, "how": self.how}
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleChain:
+    files: tuple[str, ...]
+    attrs: tuple[str, ...]
+    to_file: bool = False
+    how: str = DEFAULT_HOW
+
+    def to_dict(self) -> dict[str, Any]:
+        mc: dict[str, Any] = {"file": list(self.files), "attrs": list(self.attrs)}
+        if self.to_file:
+            mc["to_file"] = True
+        return {"module_chain": mc, "how": self.how}
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    owner: str
+    member: str
+    how: str = DEFAULT_HOW
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"owner": self.owner, "member": self.member, "how": self.how}
+
+
+@dataclass(frozen=True, slots=True)
+class SuperMember:
+    super_of: str
+    member: str
+    how: str = DEFAULT_HOW
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"super_of": self.super_of, "member": self.member, "how": self.how}
+
+
+@dataclass(frozen=True, slots=True)
+class ExportMember:
+    owner: ExportRef
+    member: str
+    how: str = DEFAULT_HOW
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"owner_export": self.owner.to_dict(), "member": self.member, "how": self.how}
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnMember:
+    function: ExportRef
+    member: str
+    how: str = DEFAULT_HOW
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"returns_of": self.function.to_dict(), "member": self.member, "how": self.how}
+
+
+@dataclass(frozen=True, slots=True)
+class GoImport:
+    """``{"go_import": path, "go_qn": name}`` or ``{"go_import", "go_owner", "member"}``."""
+
+    import_path: str
+    qn: str | None = None
+    owner: str | None = None
+    member: str | None = None
+    how: str = DEFAULT_HOW
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"go_import": self.import_path}
+        if self.qn is not None:
+            d["go_qn"] = self.qn
+        if self.owner is not None:
+            d["go_owner"] = self.owner
+        if self.member is not None:
+            d["member"] = self.member
+        d["how"] = self.how
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownHint:
+    """A candidate of no known shape, kept as it came (``raw``)."""
+
+    raw: Mapping[str, Any] = field(hash=False)
+    how: str = DEFAULT_HOW
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.raw)
+
+
+Candidate = (QualifiedName | FilePath | Directory | FileExport | ModuleChain | Member | SuperMember
+             | ExportMember | ReturnMember | GoImport | UnknownHint)
+
+
+def parse_hint(d: Mapping[str, Any]) -> Candidate:
+    """One candidate dict -> its hint (module docstring table; first fitting row wins).
+    Raises HintError for a known kind with wrongly typed fields."""
+    # Runs for every candidate of a repository at each resolution (the standard library:
+    # ~90,000), hence the exact-type tests written out (JSON never yields subclasses).
+    if type(d) is not dict and not isinstance(d, Mapping):
+        raise HintError(f"a candidate must be an object, not {type(d).__name__}")
+    how = d.get("how", DEFAULT_HOW)
+    if type(how) is not str:
+        raise _wrong("", "how", how)
+    if "qn" in d:
+        v = d["qn"]
+        if type(v) is str:
+            return QualifiedName(v, how)
+        raise _wrong("qn", "qn", v)
+    if "path" in d:
+        v = d["path"]
+        if type(v) is str:
+            return FilePath(v, how)
+        raise _wrong("path", "path", v)
+    if "dir" in d:
+        v = d["dir"]
+        if type(v) is str:
+            return Directory(v, how)
+        raise _wrong("dir", "dir", v)
+    if "file" in d and "export" in d:
+        return FileExport(_strs(d, "file", "file/export"), _str(d, "export", "file/export"), how)
+    if "module_chain" in d:
+        mc = d["module_chain"]
+        if type(mc) is not dict and not isinstance(mc, Mapping):
+            raise HintError("module_chain hint: must be an object with 'file' and 'attrs'")
+        return ModuleChain(_strs(mc, "file", "module_chain"), _strs(mc, "attrs", "module_chain"),
+                           bool(mc.get("to_file")), how)
+    if "owner" in d:
+        v, member = d["owner"], d.get("member")
+        if type(v) is str and type(member) is str:
+            return Member(v, member, how)
+        raise _wrong("owner", "owner" if type(v) is not str else "member", v if type(v) is not str else member)
+    if "super_of" in d:
+        return SuperMember(_str(d, "super_of", "super_of"), _str(d, "member", "super_of"), how)
+    if "owner_export" in d:
+        return ExportMember(ExportRef.parse(d["owner_export"], "owner_export"), _str(d, "member", "owner_export"), how)
+    if "returns_of" in d:
+        return ReturnMember(ExportRef.parse(d["returns_of"], "returns_of"), _str(d, "member", "returns_of"), how)
+    if "go_import" in d:
+        return GoImport(_str(d, "go_import", "go_import"), _opt_str(d, "go_qn", "go_import"),
+                        _opt_str(d, "go_owner", "go_import"), _opt_str(d, "member", "go_import"), how)
+    return UnknownHint(dict(d), how)
+
+
+def _wrong(kind: str, key: str, v: Any) -> HintError:
+    return HintError(f"{kind + ' ' if kind else ''}hint: {key!r} must be a string, not {type(v).__name__}")
+
+
+def parse_owner(d: Any) -> str | ExportRef:
+    """One entry of an export's ``returns`` list: ``{"owner": qn}`` -> the qualified name,
+    ``{"owner_export": {"file", "export"}}`` -> an ExportRef. Raises HintError otherwise."""
+    if isinstance(d, Mapping):
+        if "owner" in d:
+            return _str(d, "owner", "returns")
+        if "owner_export" in d:
+            return ExportRef.parse(d["owner_export"], "returns")
+    raise HintError("returns entry: must be {'owner': qn} or {'owner_export': {...}}")
+
+
+def owner_to_dict(owner: str | ExportRef) -> dict[str, Any]:
+    """The ``returns`` entry of :func:`parse_owner`'s answer."""
+    return {"owner": owner} if isinstance(owner, str) else {"owner_export": owner.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A value handed to a callee (``callee``: candidates) at position ``index`` or keyword ``kw``."""
+
+    callee: tuple[Candidate, ...]
+    index: int | None = None
+    kw: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"callee": to_dicts(self.callee), "index": self.index, "kw": self.kw}
+
+    @staticmethod
+    def parse(d: Any) -> Pass:
+        if not isinstance(d, Mapping):
+            raise HintError("pass hint: must be an object")
+        callee = d.get("callee", ())
+        if not isinstance(callee, (list, tuple)):
+            raise HintError("pass hint: 'callee' must be a list of candidates")
+        return Pass(tuple(parse_hint(c) for c in callee), _opt_int(d, "index", "pass"), _opt_str(d, "kw", "pass"))
+
+
+@dataclass(frozen=True, slots=True)
+class ParamCall:
+    """The code calls parameter ``name`` (position ``index``) of function ``owner``."""
+
+    owner: str
+    name: str
+    index: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"owner": self.owner, "index": self.index, "name": self.name}
+
+    @staticmethod
+    def parse(d: Any) -> ParamCall:
+        if not isinstance(d, Mapping):
+            raise HintError("param_call hint: must be an object")
+        return ParamCall(_str(d, "owner", "param_call"), _str(d, "name", "param_call"),
+                         _opt_int(d, "index", "param_call"))
+
+
+@dataclass(slots=True)
+class RefHints:
+    """Every resolution hint of one reference, parsed (a bundle built per reference at
+    each resolution, so not frozen: frozen construction costs 3x)."""
+
+    candidates: tuple[Candidate, ...] = ()
+    pass_: Pass | None = None
+    param_call: ParamCall | None = None
+    unknown: int = 0  # candidates of no known shape (UnknownHint) among ``candidates``
+
+
+NO_HINTS = RefHints()
+
+
+def reference_hints(extra: Mapping[str, Any]) -> RefHints:
+    """Parse a reference's ``extra`` (candidates, pass, param_call). Raises HintError,
+    naming where (``candidates[2]: ...``), when one is malformed."""
+    cands = extra.get("candidates", ())
+    if type(cands) is not list and not isinstance(cands, (list, tuple)):
+        raise HintError("candidates: must be a list")
+    try:
+        parsed = tuple(map(parse_hint, cands))
+    except HintError as e:
+        at = next(i for i, c in enumerate(cands) if _fails(c))
+        raise HintError(f"candidates[{at}]: {e}") from None
+    unknown = sum(1 for c in parsed if type(c) is UnknownHint) if parsed else 0
+    p = extra.get("pass")
+    pc = extra.get("param_call")
+    if p is None and pc is None:
+        return RefHints(parsed, unknown=unknown) if parsed else NO_HINTS
+    try:
+        pass_ = None if p is None else Pass.parse(p)
+    except HintError as e:
+        raise HintError(f"pass: {e}") from None
+    return RefHints(parsed, pass_, None if pc is None else ParamCall.parse(pc), unknown)
+
+
+def _fails(c: Any) -> bool:
+    try:
+        parse_hint(c)
+    except HintError:
+        return True
+    return False
+
+
+def to_dicts(hints: Iterable[Candidate]) -> list[dict[str, Any]]:
+    """Candidates as the ``extra["candidates"]`` list an extractor writes."""
+    return [h.to_dict() for h in hints]
+
+
+__all__ = ["DEFAULT_HOW", "NO_HINTS", "Candidate", "Directory", "ExportMember", "ExportRef", "FileExport", "FilePath",
+           "GoImport", "HintError", "Member", "ModuleChain", "ParamCall", "Pass", "QualifiedName", "RefHints",
+           "ReturnMember", "SuperMember", "UnknownHint", "owner_to_dict", "parse_hint", "parse_owner",
+           "reference_hints", "to_dicts"]
