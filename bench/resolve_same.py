@@ -115,7 +115,7 @@ def main() -> int:
                     help="glob to leave out (repeat; default: test/ idlelib/ site-packages/ tests/)")
     ap.add_argument("--show", type=int, default=5, help="differences to print per kind")
     args = ap.parse_args()
-    roots = args.root or [Path(sysconfig.get_paths()["stdlib"])]
+    roots = [r.resolve() for r in args.root or [Path(sysconfig.get_paths()["stdlib"])]]
     excludes = args.exclude if args.exclude is not None else ["test/", "idlelib/", "site-packages/", "tests/"]
     differ = 0
     with tempfile.TemporaryDirectory(prefix="resolve-same-") as tmp:
