@@ -380,6 +380,9 @@ def _targets(table: SymbolTable, ref: Reference,
 _DECLARED_TYPES = frozenset({"type", "interface"})
 # What an annotation can name: a type, a TS type alias (kind ``type``) too; not a module.
 ANNOTATED_KINDS = (TYPE_KINDS - {"module", "namespace"}) | {"type"}
+# REFERENCES name a function, class or method used as a value (docs/DESIGN.md#graph-model): an
+# import of a constant or a module handed around is not one.
+NOT_REFERENCED = frozenset({"module", "variable", "constant", "field", "property"})
 
 
 def _typed_by_declared_type(table: SymbolTable, cand: Candidate) -> bool:
@@ -542,7 +545,7 @@ def resolve_repo(
                 # An import that names a class (Java/Kotlin/C#) links the declaring file.
                 targets = sorted({file_uid(repo, p if isinstance(p, str) else p.file) for p in found})
             elif ref.type == REFERENCES:
-                targets = [s.uid for s in found if isinstance(s, SymbolRecord) and s.kind != "module"]
+                targets = [s.uid for s in found if isinstance(s, SymbolRecord) and s.kind not in NOT_REFERENCED]
             elif ref.type == USES_TYPE and how == "annotation":
                 # An annotation names a type: a function or module of that name is not one.
                 targets = [s.uid for s in found if isinstance(s, SymbolRecord) and s.kind in ANNOTATED_KINDS]
