@@ -120,6 +120,8 @@ class _Extractor(_Imports, _Declarations, _Classes, _Types, _Calls, _Flow):
                 self.on_new(node, cur)
             elif t in ("identifier", "shorthand_property_identifier"):
                 self.on_value(node, cur)
+            elif t in ("type_annotation", "as_expression", "satisfies_expression"):
+                self.on_type_use(node, cur)
             elif t == "object":
                 info = self.objects.get(node.id)
                 if info is not None:

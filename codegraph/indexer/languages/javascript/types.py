@@ -14,6 +14,16 @@ from codegraph.indexer.languages.javascript.syntax import _CLASSLIKE, JS_GLOBALS
 class _Types:
     """Mixed into ``extractor._Extractor``: types of values and annotations."""
 
+    def on_type_use(self, node: TSNode, ctx: Ctx) -> None:
+        """A type named inside code: ``const x: Foo = ...``, ``y as Foo``, ``z satisfies
+        Foo``: USES_TYPE from the enclosing symbol (as for signatures: never a stub)."""
+        if node.type != "type_annotation":
+            kids = node.named_children
+            if len(kids) != 2:
+                return
+            node = kids[1]
+        self.uses_types(node, ctx, ctx.scope, 0)
+
     def uses_types(self, tnode: TSNode, ctx: Ctx, scope: Scope, depth: int) -> None:
         """USES_TYPE to every class / interface / type alias / enum of the repo a TS type
         annotation names (generic arguments, unions, arrays included); never a stub."""

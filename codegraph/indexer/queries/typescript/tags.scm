@@ -27,3 +27,8 @@
 (shorthand_property_identifier) @value
 (public_field_definition value: (identifier) @value)
 (array (identifier) @value)
+; Types named inside code: a variable's annotation, a cast, `satisfies` (USES_TYPE from the
+; enclosing symbol; languages/javascript/types.py).
+(variable_declarator type: (type_annotation) @type)
+(as_expression) @type
+(satisfies_expression) @type
