@@ -16,7 +16,7 @@ re-resolution after any change costs seconds even for the standard library.
 from __future__ import annotations
 
 import logging
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,13 +56,11 @@ from codegraph.indexer.hints import (
     parse_owner,
     reference_hints,
 )
-from codegraph.indexer.languages import family
 from codegraph.indexer.overloads import choose
 from codegraph.indexer.records import FileExtraction, Reference
+from codegraph.indexer.symbol_table import MAX_CHAIN, TYPE_KINDS, SymbolTable
 
-TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "record", "union", "object", "module", "namespace"})
 log = logging.getLogger(__name__)
-MAX_CHAIN = 12  # re-export hops and base-class depth; cycles are cut by visited sets too
 
 
 @dataclass(slots=True)
@@ -98,182 +96,6 @@ class Resolution:
     edges: dict[str, list[Edge]] = field(default_factory=dict)
     stubs: dict[str, StubRecord] = field(default_factory=dict)
     counts: Counter[str] = field(default_factory=Counter)
-
-
-class SymbolTable:
-    """Lookup structures over every symbol, file and export map of one repository."""
-
-    def __init__(self, repo: str, extractions: list[FileExtraction]) -> None:
-        self.repo = repo
-        self.by_qn: dict[str, list[SymbolRecord]] = defaultdict(list)
-        self.by_name: dict[str, list[SymbolRecord]] = defaultdict(list)
-        self.members: dict[tuple[str, str], list[SymbolRecord]] = defaultdict(list)
-        self.by_file_qn: dict[tuple[str, str], list[SymbolRecord]] = defaultdict(list)
-        self.files: set[str] = set()
-        self.family: dict[str, str] = {}  # path -> language family (codegraph.indexer.languages.family)
-        self.dirs: dict[str, list[str]] = defaultdict(list)
-        self.exports: dict[str, dict[str, dict[str, Any]]] = {}
-        self.file_module: dict[str, str] = {}
-        self.bases: dict[str, list[str]] = defaultdict(list)
-        self._export_memo: dict[tuple[str, str], list[SymbolRecord]] = {}
-        # Classes with a base outside the repo: a member missing on them is probably
-        # inherited from there, so a unique-name match elsewhere would be a false edge.
-        self.external_bases: set[str] = set()
-        # Calls of a parameter, by the function owning the parameter (param_call hints).
-        self.param_calls: dict[str, list[Reference]] = defaultdict(list)
-        for fx in extractions:
-            path = fx.file.path
-            self.files.add(path)
-            self.family[path] = family(fx.file.language)
-            self.dirs[path.rsplit("/", 1)[0] if "/" in path else ""].append(path)
-            self.exports[path] = fx.exports
-            for s in fx.symbols:
-                self.by_qn[s.qualified_name].append(s)
-                self.by_file_qn[(path, s.qualified_name)].append(s)
-                if s.kind == "module":
-                    self.file_module.setdefault(path, s.qualified_name)
-                    continue
-                self.by_name[s.name].append(s)
-                if s.parent:
-                    self.members[(s.parent, s.name)].append(s)
-            for r in fx.references:
-                pc = r.extra.get("param_call")
-                if pc is not None and r.type not in (EXTENDS, IMPLEMENTS):
-                    try:
-                        self.param_calls[ParamCall.parse(pc).owner].append(r)
-                    except HintError:  # counted as bad_hint when the reference is resolved
-                        continue
-
-    def begin(self, file: str | None, inheritance: bool = False) -> None:
-        """The lookups that follow are made for a reference of ``file`` (in the inheritance
-        pass when ``inheritance``). A no-op here; ``codegraph.indexer.affected`` records
-        them to know which files a later change can affect (docs/DESIGN.md#refresh)."""
-
-    def note(self, key: tuple[str, Any]) -> None:
-        """The current reference depends on ``key`` (a derived fact such as
-        ``("subclasses", qn)``); a no-op here, recorded by ``codegraph.indexer.affected``."""
-
-    # -- lookups ---------------------------------------------------------------
-    def types(self, qn: str) -> list[SymbolRecord]:
-        return [s for s in self.by_qn.get(qn, ()) if s.kind in TYPE_KINDS]
-
-    def member(self, owner_qn: str, member: str, skip_self: bool = False) -> list[SymbolRecord]:
-        """``member`` declared on ``owner_qn`` or, breadth-first, on its bases."""
-        queue, seen = [owner_qn], {owner_qn}
-        depth = 0
-        while queue and depth <= MAX_CHAIN:
-            nxt: list[str] = []
-            for owner in queue:
-                if not (skip_self and owner == owner_qn):
-                    found = self.members.get((owner, member))
-                    if found:
-                        return found
-                for b in self.bases.get(owner, ()):
-                    if b not in seen:
-                        seen.add(b)
-                        nxt.append(b)
-            queue, depth = nxt, depth + 1
-        return []
-
-    def module_files(self, paths: list[str], attrs: list[str]) -> list[str]:
-        """Files of the module(s) reached from the first existing file of ``paths`` by the
-        attribute chain ``attrs``: each name is an export bound to a module
-        (``{"modules"}``: ``import x as name``), a ``from`` import of a module, or a
-        submodule of a package. Several when a name is bound conditionally
-        (``os.path`` is ``posixpath`` or ``ntpath``); [] when a step is not a module."""
-        cur = [p for p in paths if p in self.files][:1]
-        for name in attrs:
-            nxt: list[str] = []
-            for path in cur:
-                for f in self._module_of(path, name, 0):
-                    if f not in nxt:
-                        nxt.append(f)
-            cur = nxt
-            if not cur:
-                break
-        return cur
-
-    def _module_of(self, path: str, name: str, depth: int) -> list[str]:
-        if depth > MAX_CHAIN:
-            return []
-        target = self.exports.get(path, {}).get(name)
-        if target is not None:
-            if "modules" in target:
-                found = [next(p for p in group if p in self.files) for group in target["modules"]
-                         if any(p in self.files for p in group)]
-                if found:
-                    return found
-            if "from" in target:
-                src = next((p for p in target["from"] if p in self.files), None)
-                if src is not None:
-                    orig = target.get("name", name)
-                    sub = self._submodule(src, orig)
-                    if sub or src == path:
-                        return sub
-                    return self._module_of(src, orig, depth + 1)
-        return self._submodule(path, name)
-
-    def _submodule(self, path: str, name: str) -> list[str]:
-        if not path.endswith(("/__init__.py", "/__init__.pyi")):
-            return []
-        d = path.rsplit("/", 1)[0]
-        for cand in (f"{d}/{name}.py", f"{d}/{name}/__init__.py", f"{d}/{name}.pyi", f"{d}/{name}/__init__.pyi"):
-            if cand in self.files:
-                return [cand]
-        return []
-
-    def owner_has_external_base(self, owner_qn: str) -> bool:
-        """True when ``owner_qn`` or one of its in-repo bases has an unresolved base."""
-        queue, seen = [owner_qn], {owner_qn}
-        while queue:
-            cur = queue.pop()
-            if cur in self.external_bases:
-                return True
-            for b in self.bases.get(cur, ()):
-                if b not in seen and len(seen) < 64:
-                    seen.add(b)
-                    queue.append(b)
-        return False
-
-    def export(self, paths: list[str], name: str) -> list[SymbolRecord]:
-        """The symbol exported as ``name`` by the first existing file of ``paths``,
-        following re-exports and ``export *`` (memoised; cycles cut)."""
-        for path in paths:
-            if path in self.files:
-                return self._export_of(path, name, set())
-        return []
-
-    def _export_of(self, path: str, name: str, visiting: set[tuple[str, str]]) -> list[SymbolRecord]:
-        key = (path, name)
-        if key in self._export_memo:
-            return self._export_memo[key]
-        if key in visiting or len(visiting) > 64:
-            return []
-        visiting.add(key)
-        found: list[SymbolRecord] = []
-        exp = self.exports.get(path, {})
-        target = exp.get(name)
-        if target is not None:
-            if "qn" in target:
-                found = list(self.by_file_qn.get((path, target["qn"])) or self.by_qn.get(target["qn"], []))
-            if not found and "from" in target:
-                nxt = next((p for p in target["from"] if p in self.files), None)
-                if nxt is not None:
-                    found = self._export_of(nxt, target.get("name", name), visiting)
-        if not found:
-            module = self.file_module.get(path)
-            if module is not None:
-                found = list(self.members.get((module, name), ()))
-        if not found:
-            for group in exp.get("*", {}).get("from_all", []):
-                nxt = next((p for p in group if p in self.files), None)
-                if nxt is not None:
-                    found = self._export_of(nxt, name, visiting)
-                    if found:
-                        break
-        visiting.discard(key)
-        self._export_memo[key] = found
-        return found
 
 
 def _source_uid(table: SymbolTable, ref: Reference) -> str | None:
@@ -611,4 +433,4 @@ def _link_parameter(table: SymbolTable, p: Pass, values: list[SymbolRecord],
                         res.counts["parameter"] += 1
 
 
-__all__ = ["Decision", "Resolution", "SymbolTable", "link_bases", "resolve_repo", "stub_target", "stub_uid"]
+__all__ = ["MAX_CHAIN", "TYPE_KINDS", "Decision", "Resolution", "SymbolTable", "link_bases", "resolve_repo", "stub_target", "stub_uid"]
