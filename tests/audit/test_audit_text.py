@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codegraph.audit_text import call_pattern, find_calls, generated_reason, strip_code, strip_python
+from codegraph.audit.text import call_pattern, find_calls, generated_reason, strip_code, strip_python
 
 
 def _calls(src: str, language: str, *names: str) -> list[tuple[int, str, str]]:
