@@ -392,7 +392,9 @@ def search(
     def body(ctx: Stores) -> None:
         from codegraph.api.answers import context_line, search_answer
 
-        res = search_answer(ctx, text, k=k, repo=repo, repos=_scope(ctx, repo, workspace), kinds=kind or None)
+        res = None if workspace else _search_on_server(ctx.settings, text, k, repo, kind)
+        if res is None:  # no server running (or it did not answer): in this process
+            res = search_answer(ctx, text, k=k, repo=repo, repos=_scope(ctx, repo, workspace), kinds=kind or None)
         if as_json:
             emit_json(res)
             return
@@ -410,6 +412,22 @@ def search(
         console.print(f"[dim]steps: {steps}[/dim]")
 
     _run(body)
+
+
+def _search_on_server(settings: Any, text: str, k: int, repo: str | None, kind: list[str] | None) -> Any:
+    """The answer of a running ``codegraph serve`` over the same stores (its model is warm),
+    or None (codegraph.core.serve_link). Its round trip is listed as a step."""
+    import time
+
+    from codegraph.core.serve_link import get_json
+
+    t = time.perf_counter()
+    res = get_json(settings, "/api/search", [("q", text), ("k", k), ("repo", repo), *[("kind", x) for x in kind or ()]])
+    if isinstance(res, dict) and isinstance(res.get("hits"), list):
+        res.setdefault("steps", []).append({"name": "asked the running codegraph serve",
+                                            "ms": round((time.perf_counter() - t) * 1000, 1)})
+        return res
+    return None
 
 
 @app.command()

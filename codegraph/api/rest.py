@@ -86,10 +86,12 @@ def _one_line(e: BaseException) -> str:
     return " ".join(str(e).split()) or type(e).__name__
 
 
-def create_app(settings: Settings | None = None, stores: Any = None) -> FastAPI:
+def create_app(settings: Settings | None = None, stores: Any = None,
+               announce_at: tuple[str, int] | None = None) -> FastAPI:
     """The app for ``settings`` (default: the environment). ``stores``: an object with
     ``graph``/``search``/``embedder``/``settings`` (default: a core.stores.Stores session,
-    opened lazily, closed when the app stops)."""
+    opened lazily, closed when the app stops). ``announce_at`` (host, port): while the app
+    runs, CODEGRAPH_HOME/serve.json tells the CLI where it is (codegraph.core.serve_link)."""
     settings = settings or load_settings()
     if stores is None:
         from codegraph.core.stores import Stores
@@ -102,7 +104,14 @@ def create_app(settings: Settings | None = None, stores: Any = None) -> FastAPI:
         warm = getattr(stores, "warm_embedder", None)
         if warm:  # the first search does not pay the model load
             warm()
-        yield
+        from codegraph.core.serve_link import announce, withdraw
+
+        note = announce(settings, *announce_at) if announce_at else None
+        try:
+            yield
+        finally:
+            if note is not None:
+                withdraw(note)
         close = getattr(stores, "close", None)
         if close:
             close()
@@ -210,4 +219,4 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8765, log_lev
 
     if host not in LOOPBACK and not settings.api_token.get_secret_value():
         raise BadInput(f"--host {host} exposes the API beyond this machine: set CODEGRAPH_API_TOKEN first")
-    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level)
+    uvicorn.run(create_app(settings, announce_at=(host, port)), host=host, port=port, log_level=log_level)

@@ -87,6 +87,9 @@ class Settings:
     impact_depth: int = 5
     max_file_bytes: int = 1_000_000
     workers: int = 0  # indexer processes; 0 = cores
+    # a running `codegraph serve` the CLI asks (search): "" = the one announced in
+    # CODEGRAPH_HOME/serve.json, if any; "off" = never (codegraph.core.serve_link)
+    serve_url: str = ""
 
     def model_folder(self) -> Path | None:
         """The embedding model folder, or None (no model, or fastembed's named model)."""
