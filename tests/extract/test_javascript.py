@@ -194,8 +194,9 @@ BROKEN = {
 # Value flow: functions stored in an object literal (`routes.save()`, `const {check} =
 # routes`), returned (`makeSaver()()`), destructured from a namespace import, held by class
 # fields (`onDone = audit`, `this.flush = persist`); each stored / returned / assigned name
-# is a REFERENCES edge. Unknown flow keeps the stub (`this.store = store`, a parameter) or
-# gives nothing (`loop(3)()`: a ternary is not followed).
+# is a REFERENCES edge. A field assigned a constructor parameter reaches what `new` passes
+# (`parameter`) and keeps its stub for other callers; unknown flow gives nothing (`loop(3)()`:
+# a ternary is not followed).
 VALUE_FLOW = {
     ("IMPORTS", "app.js", "lib/handlers.js", "import"),
     ("REFERENCES", "app", "lib/handlers.persist", "import"),          # const routes = {save: persist, ...}
@@ -206,7 +207,8 @@ VALUE_FLOW = {
     ("REFERENCES", "app.main", "lib/handlers.persist", "import"),      # new Queue(persist)
     ("CALLS", "app.Queue.run", "lib/handlers.audit", "value_flow"),    # this.onDone()
     ("CALLS", "app.Queue.run", "lib/handlers.persist", "value_flow"),  # this.flush()
-    ("CALLS", "app.Queue.run", "stub:this.store", "stub"),
+    ("CALLS", "app.Queue.run", "stub:this.store", "stub"),         # this.store = store (a parameter) ...
+    ("CALLS", "app.Queue.run", "lib/handlers.persist", "parameter"),  # ... and new Queue(persist) passes it
     ("CALLS", "app.main", "lib/handlers.persist", "value_flow"),       # routes.save(), makeSaver()()
     ("CALLS", "app.main", "lib/handlers.audit", "value_flow"),         # check(), a()
     ("CALLS", "app.main", "app.makeSaver", "same_module"),

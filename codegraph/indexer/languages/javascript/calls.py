@@ -250,8 +250,10 @@ class _Calls:
         if flow is not None:
             for t in flow:
                 self.ref("CALLS", ctx, t, node, optional=True)
-            self.callbacks(_field(node, "arguments"), ctx, flow[0] if len(flow) == 1 else None)
-            return
+            known = [t for t in flow if t.cands]
+            if known:  # else only parameters' values: the usual target (or stub) stays too
+                self.callbacks(_field(node, "arguments"), ctx, known[0] if len(known) == 1 else None)
+                return
         tgt: Target | None
         if ft == "super":
             self.super_ctor(node, ctx)
@@ -298,6 +300,7 @@ class _Calls:
                 b = Binding("import", cands=b.cands, export="default", spec=b.spec)
         elif ctor.type == "member_expression":
             b = self.class_binding(ctor, ctx.scope)
+        ctor_tgt: Target | None = None  # what receives the arguments (pass hints: new Svc(persist))
         if b is not None:
             tgt = self.binding_target(b, written, _last_name(ctor), ["class"])
             if tgt is not None:
@@ -309,8 +312,9 @@ class _Calls:
                     ctor_cand = {"owner_export": {"file": b.cands, "export": b.export}, "member": "constructor",
                                  "how": "import"}
                 if ctor_cand is not None:
-                    self.ref("CALLS", ctx, Target(f"{written}.constructor", [ctor_cand]), node, optional=True)
-        self.callbacks(_field(node, "arguments"), ctx)
+                    ctor_tgt = Target(f"{written}.constructor", [ctor_cand])
+                    self.ref("CALLS", ctx, ctor_tgt, node, optional=True)
+        self.callbacks(_field(node, "arguments"), ctx, ctor_tgt)
 
     def on_jsx(self, node: TSNode, ctx: Ctx) -> None:
         name = _field(node, "name")

@@ -103,7 +103,7 @@ class _Flow:
         if not out:
             return None
         written = _written(fn)
-        return [Target(written, tgt.cands) for tgt in out]
+        return [Target(written, tgt.cands, extra=tgt.extra) for tgt in out]
 
     def call_returns(self, call: TSNode, scope: Scope, depth: int) -> list[Target]:
         """Targets of calling what ``call`` returns, when it calls a function of this file."""
@@ -127,7 +127,9 @@ class _Flow:
         return self.returns[key]
 
     def field_values(self, cls: ClassInfo, member: str) -> list[Target]:
-        """Targets of calling field ``member`` of ``cls`` from the names assigned to it."""
+        """Targets of calling field ``member`` of ``cls`` from the names assigned to it; a
+        parameter of the assigning method (``constructor(cb) { this.cb = cb }``) gives a
+        ``param_call`` hint: the resolver joins it with what callers pass (``new Svc(persist)``)."""
         out: list[Target] = []
         for value, method, scope in cls.values.get(member, ()):
             if method is not None:
@@ -135,6 +137,11 @@ class _Flow:
                 if reg is None:
                     continue
                 scope = self.function_scope(method, scope, reg[0])
+                pb = scope.lookup(_t(value))
+                if pb is not None and pb.kind == "var" and pb.param_of and pb.param_index is not None:
+                    out.append(Target(_t(value), [], extra={"param_call": {
+                        "owner": pb.param_of, "index": pb.param_index, "name": _t(value)}}))
+                    continue
             tgt = self.named_value(value, scope)
             if tgt is not None:
                 out.append(tgt)
