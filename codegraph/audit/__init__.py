@@ -13,7 +13,7 @@ Every disagreement keeps file:line and is classified so a person can judge it:
 
 | verdict | meaning | categories (examples) |
 |---|---|---|
-| ``text_false_positive`` | text saw a call that cannot reach the target | name collision (the graph linked it to another symbol), external call, qualified call naming another owner, bare call of a method, call on a builtin value, parameter or builtin of that name |
+| ``text_false_positive`` | text saw a call that cannot reach the target | name collision (the graph linked it to another symbol), external call, qualified call naming another owner, bare call of a method, call on a builtin value, parameter or builtin of that name, ``self.m()`` from a class the target's class is not below |
 | ``graph_miss`` | a call that may reach the target and has no edge | dispatch through a base class, unresolved qualified call, class call without ``__init__`` edge, unparsed file |
 | ``flagged`` | the graph saw the call but could not pick among several candidates | ambiguous stub (``impact`` lists it under ``unresolved``) |
 | ``text_miss`` | the graph is right, plain text cannot see it | import alias, bare decorator, inherited constructor, implicit protocol call |

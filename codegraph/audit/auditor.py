@@ -34,6 +34,7 @@ from codegraph.core.models import (
     Node,
     Step,
     file_uid,
+    parse_uid,
     uid_kind,
 )
 
@@ -129,6 +130,24 @@ class _Auditor:
         return seen
 
     # ---- classification ----
+    def _self_class_outside(self, target: Node, caller_uid: str, receiver: str) -> str:
+        """For ``self.m()`` / ``cls.m()``: the caller's class when the target's class is
+        neither it nor below it (then self is never an instance of the target's class and
+        its override cannot run there); "" otherwise or when unknown."""
+        if receiver not in ("self", "cls"):
+            return ""
+        q = parse_uid(caller_uid)[2].split("|", 1)[0]
+        while "." in q:
+            q = q.rsplit(".", 1)[0]
+            kind = self._kind_of(target.repo, q)
+            if kind in CALLABLE_KINDS:
+                continue
+            if kind != "class":
+                return ""
+            parent = target.props.get("parent") or ""
+            return "" if q == parent or q in self._bases(target) else q
+        return ""
+
     def _kind_of(self, repo: str, qn: str) -> str:
         """Kind of the symbol ``qn`` (first match), "" when unknown; cached."""
         if (repo, qn) not in self.kinds:
@@ -199,6 +218,10 @@ class _Auditor:
                 # super().m() and Class.m(self) name the implementation: no dispatch.
                 virtual = site.receiver != "super()" and not self._is_class(target.repo, _last(site.receiver))
                 if not constructor_alias and virtual and linked_owner in self._bases(target):
+                    outside = self._self_class_outside(target, caller_uid, site.receiver)
+                    if outside:
+                        return ("text_false_positive", "self call from a class the target's class is not below",
+                                f"self is a {outside}; {parent} is no subclass of it")
                     return ("graph_miss", "dispatch through a base class",
                             f"linked to base method {qn}; on an instance of {parent} the override runs")
                 return "text_false_positive", "name collision", f"linked to {qn} ({h.edge.resolution})"

@@ -95,7 +95,10 @@ def test_dispatch_constructor_decorator_external_recursion_nested(indexed) -> No
     assert by["pkg.store.Child.step"].resolutions == {"dispatch": 1}
     assert _rows(by["pkg.store.Child.step"]) == {
         ("missed", "pkg.more.Child2.step", "text_false_positive", "name collision", "pkg/more.py", 15),
-        ("missed", "pkg.more.Child3.step", "text_false_positive", "name collision", "pkg/more.py", 24)}
+        ("missed", "pkg.more.Child3.step", "text_false_positive", "name collision", "pkg/more.py", 24),
+        # self.step() in Sibling(Base): self is a Sibling, never a Child
+        ("missed", "pkg.more.Sibling.go", "text_false_positive", "self call from a class the target's class is not below",
+         "pkg/more.py", 35)}
     init = by["pkg.store.Store.__init__"]  # found as `Store(` by text, as the optional __init__ edge by the graph
     assert (init.expected, init.actual, init.matched, init.extra) == (2, 1, 1, [])
     assert init.matched_callers == ["pkg.use.direct"]
@@ -123,9 +126,9 @@ def test_figures_per_language(indexed) -> None:  # noqa: ANN001
     rep = audit(graph, ["pkg.store.Store.save", "pkg.store.helper", "pkg.store.Child.step", "pkg.store.deco",
                         "pkg.store.dumps"])
     s = rep.languages["python"].summary()
-    # text 5+4+3+0+1 = 13 callers, graph 1+4+1+1+0 = 7, both 1+2+1 = 4
-    assert (s["expected"], s["actual"], s["matched"]) == (13, 7, 4)
-    assert s["raw_precision"] == round(4 / 7, 4) and s["raw_recall"] == round(4 / 13, 4)
+    # text 5+4+4+0+1 = 14 callers, graph 1+4+1+1+0 = 7, both 1+2+1 = 4
+    assert (s["expected"], s["actual"], s["matched"]) == (14, 7, 4)
+    assert s["raw_precision"] == round(4 / 7, 4) and s["raw_recall"] == round(4 / 14, 4)
     # judged: TP = 4 matched (the base-class dispatch included) + alias + decorator +
     # attribution extra = 7; FP 0; FN 0; flagged = the ambiguous stub (text false
     # positives and the attribution miss drop out).

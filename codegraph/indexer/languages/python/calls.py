@@ -22,6 +22,8 @@ from codegraph.indexer.languages.python.common import (
 from codegraph.indexer.languages.python.scopes import scope_is_cls_method
 from codegraph.indexer.languages.python.uses import _PASSABLE
 
+_HANDED = _PASSABLE | {"keyword_argument"}  # argument nodes that may hand a function over
+
 if TYPE_CHECKING:
     from codegraph.indexer.languages.python.scopes import _Scope
 
@@ -29,18 +31,29 @@ if TYPE_CHECKING:
 class CallsMixin:
     """Call-site references of the Python extractor."""
 
-    @staticmethod
-    def split_chain(n: Node) -> tuple[Node | None, list[str]]:
-        """``a.b.c`` -> (node a, ["b", "c"]); the root may be any expression."""
+    chains: dict[int, tuple[Node | None, list[str]]]
+
+    def split_chain(self, n: Node) -> tuple[Node | None, list[str]]:
+        """``a.b.c`` -> (node a, ["b", "c"]); the root may be any expression. Answers for
+        attribute chains are kept per node (calls, arguments and values ask for the same
+        nodes); the list returned is shared: never modify it."""
+        if n.type != "attribute":
+            return n, []
+        key = n.id
+        hit = self.chains.get(key)
+        if hit is not None:
+            return hit
         attrs: list[str] = []
         while n.type == "attribute":
             a = n.child_by_field_name("attribute")
             obj = n.child_by_field_name("object")
             if a is None or obj is None:
+                self.chains[key] = (None, [])
                 return None, []
             attrs.append(a.text.decode("utf-8", "replace") if a.text is not None else "")
             n = obj
         attrs.reverse()
+        self.chains[key] = (n, attrs)
         return n, attrs
 
     def on_call(self, call: Node, fn: Node | None) -> None:
@@ -59,9 +72,16 @@ class CallsMixin:
                 self.on_inject(scope, call)
                 return
             args = call.child_by_field_name("arguments")
-            if args is None or args.type != "argument_list" or not any(
-                    c.type in _PASSABLE or (c.type == "keyword_argument") for c in args.named_children):
+            if args is None or args.type != "argument_list":
+                return
+            kids = args.named_children
+            for c in kids:
+                if c.type in _HANDED:
+                    break
+            else:
                 return  # nothing handed over that could be a function
+        if len(self.refs) == before:
+            return
         callees = [r["candidates"] for r in (ref.extra for ref in self.refs[before:] if ref.type == CALLS)
                    if r.get("candidates") and not r.get("optional")]
         if not callees:
@@ -70,7 +90,7 @@ class CallsMixin:
             self.pass_decorated(scope, call, callees)
             return
         index = 0
-        for a in args.named_children:
+        for a in kids:
             if a.type == "comment":
                 continue
             if a.type == "keyword_argument":

@@ -131,14 +131,13 @@ def _qjoin(*parts: str) -> str:
 
 
 def _dedupe(cands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The candidates without repeats, first occurrence kept (a handful per reference:
+    comparing dicts beats building a key for each)."""
     if len(cands) < 2:
         return cands
-    seen: set[str] = set()
-    out = []
+    out: list[dict[str, Any]] = []
     for c in cands:
-        k = repr(c)  # candidates are built with keys in a fixed order
-        if k not in seen:
-            seen.add(k)
+        if c not in out:
             out.append(c)
     return out
 

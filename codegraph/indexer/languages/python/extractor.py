@@ -25,8 +25,12 @@ from codegraph.indexer.languages.python.imports import ImportsMixin
 from codegraph.indexer.languages.python.scopes import ScopesMixin, _Scope
 from codegraph.indexer.languages.python.types import TypesMixin
 from codegraph.indexer.languages.python.uses import UsesMixin
-from codegraph.indexer.languages.skeleton import file_record, module_symbol, query_events, text_lines
+from codegraph.indexer.languages.skeleton import file_record, module_symbol, text_lines
 from codegraph.indexer.records import FileExtraction, Reference
+
+
+def _doc_key(n: Node) -> tuple[int, int]:
+    return (n.start_byte, -n.end_byte)
 
 
 class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, CallsMixin, FlowMixin, UsesMixin):
@@ -48,6 +52,7 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
         self.exports: dict[str, dict[str, Any]] = {}
         self.def_exports: dict[str, dict[str, Any]] = {}
         self.memo: dict[Any, Any] = {}
+        self.chains: dict[int, tuple[Node | None, list[str]]] = {}  # CallsMixin.split_chain
         self.in_progress: set[Any] = set()
         self.returns: dict[int, list[tuple[Any, Node]]] = {}
         self.items: dict[tuple[int, str], list[tuple[Node | None, Node, Any, str]]] = {}
@@ -76,11 +81,11 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
         self.symbols.append(module_symbol(fr, root, self.module, name=short, language_kind="module",
                                           end_line=max(1, line_count), visibility=visibility(short),
                                           docstring=self.docstring(root)))
-        # Captures by name, each in document order (outer node first on a tie): the order
-        # the handlers see nodes decides the order of records and of returned values.
-        caps: dict[str, list[Node]] = {}
-        for _, _, _, cap, node in query_events(LANGUAGE, root):
-            caps.setdefault(cap, []).append(node)
+        # Captures by name, each in document order (outer node first on a tie; the order of
+        # skeleton.document_order within one capture): the order the handlers see nodes
+        # decides the order of records and of returned values. The handlers take their
+        # captures by name, so one merged stream is not built (it costs a sort of them all).
+        caps = {k: sorted(v, key=_doc_key) for k, v in ts.captures(LANGUAGE, "tags", root).items()}
         self.caps = caps
         self.build_scopes(mod, caps.get("def", []), caps.get("lambda", []))
         for n in sorted(caps.get("import", []), key=_start):

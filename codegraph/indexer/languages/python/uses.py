@@ -43,6 +43,7 @@ class UsesMixin:
     exports: dict[str, Any]
     def_exports: dict[str, Any]
     module_scope: Any
+    bp_scope: list[Any]
     module: str
     src: bytes
 
@@ -354,6 +355,8 @@ class UsesMixin:
     def on_value(self, n: Node) -> None:
         """A function, class or method named where a value goes (argument, assignment,
         return, container element, default): a REFERENCES edge from the enclosing symbol."""
+        if n.type == "identifier" and self.text(n) not in self.entity_names():
+            return  # a bare name no def / import binds anywhere in the file: never an entity
         scope = self.scope_at(n.start_byte)
         root, attrs = self.split_chain(n)
         if root is None or root.type != "identifier":
@@ -387,6 +390,20 @@ class UsesMixin:
                 and val[3] is not None and any(b[0] == "def" for b in val[3].names.get(attrs[0], ())):
             self.add_ref(REFERENCES, scope, f"{val[1]}.{attrs[0]}", line, {
                 "candidates": [{"owner": val[1], "member": attrs[0], "how": val[2]}], "optional": True})
+
+    def entity_names(self) -> set[str]:
+        """Names some scope of the file binds by a def, class or import (built once)."""
+        names = self.memo.get("entity_names")
+        if names is None:
+            names = set()
+            done: set[int] = set()
+            for sc in self.bp_scope:
+                if id(sc) in done:
+                    continue
+                done.add(id(sc))
+                names.update(k for k, bs in sc.names.items() if any(b[0] in ("def", "mod", "from") for b in bs))
+            self.memo["entity_names"] = names
+        return names  # type: ignore[no-any-return]
 
     def emit_module_exports(self) -> None:
         """Module-level ``api = _impl`` (a module) / ``g = f`` (one function of this

@@ -28,3 +28,8 @@ class Err(Exception):
     def __init__(self, msg):
         super().__init__(msg)
         Exception.__init__(self, msg)
+
+
+class Sibling(Base):
+    def go(self):
+        return self.step()  # self is a Sibling: Child.step never runs here
