@@ -23,7 +23,8 @@ state (``resolve_deps``: key -> file). A refresh then
 Anything this module cannot follow falls back to the whole-repo resolution: a rebuild,
 no recorded keys (state from an older version), changed triage decisions, or a change to
 what a repo-wide link pass reads (``codegraph.indexer.languages.link_repo``: Go files,
-JS/TS files added or removed, Python packages added or removed).
+JS/TS files added or removed, Python packages added or removed, Java/Kotlin provider
+methods — ``@Bean`` / ``@Provides`` — added, changed or removed).
 
 The result equals a full re-index; ``tests/property`` checks it on random edit sequences.
 Stub records and counts merge per file in path order, which is why the pipeline resolves
@@ -260,7 +261,17 @@ def _full_reason(fresh: dict[str, FileExtraction], old: dict[str, FileExtraction
         return "a JS/TS file was added or removed (module map)"
     if any(p.endswith(("/__init__.py", "/__init__.pyi")) or p in ("__init__.py", "__init__.pyi") for p in moved):
         return "a Python package was added or removed (package roots)"
+    if any(_providers(fresh.get(p)) != _providers(old.get(p)) for p in [*fresh, *removed]):
+        return "a Java/Kotlin provider method changed (injection pass)"
     return None
+
+
+def _providers(fx: FileExtraction | None) -> list[str]:
+    """The DI provider records of a file (``languages/jvm_inject.py``): the repo-wide
+    injection pass points other files' INJECTS at them."""
+    if fx is None:
+        return []
+    return sorted(repr(sorted(r.items())) for r in fx.framework if r.get("type") == "provider")
 
 
 # -- the resolution step of a run ----------------------------------------------------------

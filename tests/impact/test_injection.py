@@ -74,3 +74,29 @@ def test_interface_and_implementation(store: GraphStore, shop: str) -> None:
 def test_injects_filtered_out_like_any_edge_type(store: GraphStore, shop: str) -> None:
     res = impact(store, "com.shop.store.Clock", repo=shop, edge_types=[CALLS])
     assert callers(res) == {(1, CALLS, "com.shop.config.AppConfig.notABean")}
+
+
+def test_refresh_that_adds_or_removes_a_provider_moves_the_edges(store: GraphStore, repo: str,
+                                                                 tmp_path: Path) -> None:
+    """A new ``@Bean Clock`` re-points the consumers in unchanged files (the refresh
+    resolves the whole repo then: docs/DESIGN.md#refresh); removing it points them back."""
+    root = tmp_path / "shop"
+    shutil.copytree(FIX, root)
+    state = StateStore(tmp_path / "state.db")
+    extra = root / "src/main/java/com/shop/config/ClockConfig.java"
+    try:
+        index_repo(root, repo, store, None, state, workers=1)
+        extra.write_text("package com.shop.config;\nimport com.shop.store.Clock;\n"
+                         "import org.springframework.context.annotation.Bean;\n"
+                         "public class ClockConfig {\n  @Bean public Clock clock() { return null; }\n}\n")
+        index_repo(root, repo, store, None, state, workers=1)
+        assert callers(impact(store, "com.shop.config.ClockConfig.clock", repo=repo)) == {
+            (1, INJECTS, "com.shop.orders.OrderService"), (1, INJECTS, "com.shop.orders.Audit"),
+            (1, INJECTS, "com.shop.config.AppConfig.gateway"), (2, INJECTS, "com.shop.web.OrdersApi")}
+        assert callers(impact(store, "com.shop.store.Clock", repo=repo)) == {
+            (1, CALLS, "com.shop.config.AppConfig.notABean")}
+        extra.unlink()
+        index_repo(root, repo, store, None, state, workers=1)
+        assert (1, INJECTS, "com.shop.orders.OrderService") in callers(impact(store, "com.shop.store.Clock", repo=repo))
+    finally:
+        state.close()
