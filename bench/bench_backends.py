@@ -101,6 +101,23 @@ SERVER_PID_FILE = Path(__file__).resolve().parents[1] / ".services" / "neo4j" / 
 SERVER_PID: list[str] = []  # set by --server-pid
 
 
+def server_pid_for(uri: str) -> str:
+    """pid of the local Neo4j launcher serving ``uri``'s port ('' when none): the launcher's
+    arguments are its home, then the Bolt port (scripts/services/neo4j/neo4j.sh)."""
+    port = uri.rsplit(":", 1)[-1].strip("/")
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                args = (d / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"codegraph.services.Neo4jLauncher" in args:
+                i = args.index(b"codegraph.services.Neo4jLauncher")
+                if len(args) > i + 2 and args[i + 2].decode() == port:
+                    return d.name
+    return ""
+
+
 def _server_cpu() -> float:
     """CPU seconds used so far by the local Neo4j JVM (0 when not found). Together with
     this process's own CPU time it gives a figure that does not depend on how busy the
@@ -228,13 +245,12 @@ def main() -> int:
     ap.add_argument("--reimports", type=int, default=40)
     ap.add_argument("--chunks", type=int, default=5000)
     ap.add_argument("--keep", action="store_true", help="leave the bench repo in the stores")
-    ap.add_argument("--server-pid", default="", help="Neo4j JVM pid for CPU figures (default: make services' pid)")
+    ap.add_argument("--server-pid", default="", help="Neo4j JVM pid for CPU figures (default: the local launcher on the Bolt port of CODEGRAPH_GRAPH)")
     ap.add_argument("--no-search", action="store_true", help="graph backends only")
     args = ap.parse_args()
-    if args.server_pid:
-        SERVER_PID.append(args.server_pid)
-
     served = load_settings()
+    if args.server_pid or server_pid_for(served.graph):  # the server this run talks to
+        SERVER_PID.append(args.server_pid or server_pid_for(served.graph))
     with tempfile.TemporaryDirectory() as home:
         graph_cols: dict[str, dict[str, str]] = {}
         search_cols: dict[str, dict[str, str]] = {}

@@ -58,7 +58,10 @@ def fetch_sdists(pins: dict[str, str]) -> tuple[dict[str, Path], str]:
     missing = [f"{n}=={v}" for n, v in pins.items() if find(n, v) is None]
     problem = ""
     if missing:
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-q",
+        # --no-binary for the wanted packages only: with ':all:' pip also builds every build
+        # backend of every sdist from source (Cython extensions with gcc) just to read metadata.
+        no_binary = ",".join(sorted({m.split("==")[0] for m in missing}))
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", no_binary, "-q",
                "--disable-pip-version-check", "-d", str(archives), *missing]
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=900)

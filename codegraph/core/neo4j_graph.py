@@ -352,6 +352,8 @@ class Neo4jGraphStore:
     @staticmethod
     def _create_edges(tx: neo4j.Transaction, repo: str, edges: Iterable[Edge], merge: bool) -> int:
         """Create edges whose endpoints exist; ``merge`` skips ones already stored."""
+        if not merge:  # plain CREATE: parameters as parallel lists (codegraph.core.neo4j_load)
+            return neo4j_load.create_edges(tx, repo, edges, ROWS_PER_QUERY)
         by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for e in edges:
             by_type[_ident(e.type)].append({"s": e.source, "t": e.target, "p": _edge_props(repo, e)})

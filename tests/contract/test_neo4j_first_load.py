@@ -116,3 +116,28 @@ def test_first_load_without_a_repo_node_and_then_a_merge_reimport(neo: Any, monk
     created, merged = both_paths(neo, monkeypatch, steps)
     assert created == merged
     assert not any('"IN_REPO"' in r for r in created[1])
+
+
+def test_created_edges_store_only_the_properties_they_have(neo: Any) -> None:
+    from codegraph.core.models import CALLS, Edge
+
+    repo = f"fl-{uuid.uuid4().hex[:10]}"
+    try:
+        neo.upsert_repo(RepoRecord(repo, "/r"))
+        fis = imports(repo)
+        neo.import_files(repo, fis)
+        one, two = fis[0].symbols[0], fis[1].symbols[0]
+        neo.replace_edges(repo, ["pkg/a.py"], [
+            Edge(CALLS, one.uid, two.uid, "pkg/a.py", 2),  # no resolution, no extra: neither stored
+            Edge(CALLS, two.uid, one.uid, "pkg/a.py", 3, "unique_name", {"names": ["x"]})])
+        got = sorted((r["p"] for r in neo._read(
+            "MATCH (:Entity {repo: $repo})-[r:CALLS]->() RETURN properties(r) AS p", repo=repo)),
+            key=lambda p: p["line"])
+        assert got == [{"repo": repo, "file": "pkg/a.py", "line": 2},
+                       {"repo": repo, "file": "pkg/a.py", "line": 3, "resolution": "unique_name",
+                        "extra": json.dumps({"names": ["x"]})}]
+        declares = neo._read("MATCH (f:File {repo: $repo, path: 'pkg/b.py'})-[r:DECLARES]->() RETURN properties(r) AS p",
+                             repo=repo)
+        assert [r["p"] for r in declares] == [{"repo": repo, "file": "pkg/b.py", "line": 1}]
+    finally:
+        neo.delete_repo(repo)

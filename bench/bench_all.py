@@ -1,0 +1,303 @@
+"""Every figure of the performance work in one run, with before/after ratios, as one table.
+
+Runs the bench scripts one after another (each in its own process, its whole output kept in
+``--logs``) and picks their figures out of what they print:
+
+| step | script | "before" |
+|---|---|---|
+| startup | bench_startup.py | the script's own: a git worktree of its default base (325fe7d), run in turn |
+| index | bench_index_ab.py | the script's own: 325fe7d, run in turn |
+| refresh | bench_refresh_affected.py if present, else bench_refresh.py | the script's own / the same script of ``--base`` |
+| embeddings | bench_embed.py | none: phase vs raw model throughput in the same run (goal >= 0.90) |
+| elasticsearch | bench_es_bulk.py | the script's own: elastic_search.py of 325fe7d, alternating |
+| neo4j | bench_backends.py --no-search | the same script from a ``git archive`` of ``--base`` (its own code) |
+| scale | bench_scale.py | none (new figures) |
+
+"before" measured in this run says which revision; a figure with no before says so. The
+1-minute load average at the start and end of each step is printed beside its figures: the
+machine is shared, so compare within a row, not across runs. A step that fails prints its
+last line and the run goes on.
+
+    .venv/bin/python bench/bench_all.py [--quick] [--only neo4j,elasticsearch] [--base REF]
+
+``--quick``: fewer runs and smaller inputs everywhere (minutes, not an hour); the scale
+step then indexes the quick corpus. ``--scale-json FILE``: the full scale run takes most of
+an hour on the shared machine; its figures can come from an earlier ``bench_scale.py --json``
+run instead, and the table names the file and its time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE_DEFAULT = "0699055"  # main when this session's Neo4j / scale work started
+PY = sys.executable
+NUM = r"([\d,]+(?:\.\d+)?)"
+
+
+@dataclass
+class Row:
+    figure: str
+    after: str
+    before: str = "-"
+    ratio: str = "-"  # after / before
+    source: str = "-"  # where "before" comes from
+
+
+@dataclass
+class Step:
+    key: str
+    args: Callable[[argparse.Namespace], list[str]]
+    parse: Callable[[str, str | None, argparse.Namespace], list[Row]]
+    before_from_base: bool = False  # run the same script from a git archive of --base too
+    timeout: int = 3600
+    rows: list[Row] = field(default_factory=list)
+
+
+def num(s: str) -> float:
+    return float(s.replace(",", ""))
+
+
+def ratio(a: str, b: str) -> str:
+    try:
+        return f"{num(a) / num(b):.2f}"
+    except (ValueError, ZeroDivisionError):
+        return "-"
+
+
+# -- parsers: each returns the rows of one step -------------------------------------------------------
+def p_startup(out: str, _: str | None, a: argparse.Namespace) -> list[Row]:
+    rows = []
+    for m in re.finditer(rf"^((?:codegraph|python)[^\n]*?)\s{{2,}}{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}", out, re.M):
+        rows.append(Row(f"start-up: {m.group(1).strip()} (wall ms)", m.group(5), m.group(6), m.group(7),
+                        "bench_startup.py's own: 325fe7d worktree, alternating"))
+    return rows
+
+
+def p_index(out: str, _: str | None, a: argparse.Namespace) -> list[Row]:
+    side = {m.group(1): m for m in re.finditer(rf"^(after|before)\s+{NUM}\s+{NUM}\s+{NUM}", out, re.M)}
+    if "after" not in side or "before" not in side:
+        return []
+    src = "bench_index_ab.py's own: 325fe7d, alternating"
+    return [Row("index stdlib until queryable (wall s)", side["after"].group(2), side["before"].group(2),
+                ratio(side["after"].group(2), side["before"].group(2)), src),
+            Row("index stdlib, CPU s of the process tree", side["after"].group(3), side["before"].group(3),
+                ratio(side["after"].group(3), side["before"].group(3)), src),
+            Row("index stdlib, max RSS of one process (MiB)", side["after"].group(4), side["before"].group(4),
+                ratio(side["after"].group(4), side["before"].group(4)), src)]
+
+
+_REFRESH = re.compile(r"^\| (embedded|Neo4j \+ Elasticsearch) \| [^|]*?: ([\d.]+) s \| ([\d.]+) s \| (\d+) ms "
+                      r"\| (\d+) / (\d+) ms \| (\d+) / (\d+) ms \|", re.M)
+
+
+def p_refresh(out: str, before: str | None, a: argparse.Namespace) -> list[Row]:
+    if a.refresh_json and Path(a.refresh_json).is_file():  # u18fast's script: figures as JSON
+        data = json.loads(Path(a.refresh_json).read_text())
+        rows = []
+        for k, v in data.items() if isinstance(data, dict) else []:
+            if isinstance(v, dict) and "after" in v:
+                rows.append(Row(f"refresh one-file edit, stdlib, {k.replace('_', ' ')} (ms)", str(v["after"]), str(v.get("before", "-")),
+                                ratio(str(v["after"]), str(v.get("before", ""))),
+                                "bench_refresh_affected.py's own: whole-repo re-resolution, alternating"))
+        if rows:
+            return rows
+    b = {m.group(1): m for m in _REFRESH.finditer(before or "")}
+    rows = []
+    for m in _REFRESH.finditer(out):
+        o = b.get(m.group(1))
+        for i, name in ((2, "full index until queryable s"), (3, "no-op refresh s"),
+                        (4, "one-file refresh incl. embeddings ms (p50)"), (5, "impact d5 p50 ms"),
+                        (6, "impact d5 p95 ms"), (7, "search p50 ms"), (8, "search p95 ms")):
+            rows.append(Row(f"refresh bench, {m.group(1)}: {name}", m.group(i), o.group(i) if o else "-",
+                            ratio(m.group(i), o.group(i)) if o else "-",
+                            f"bench_refresh.py of {a.base} (git archive)" if o else "no before"))
+    return rows
+
+
+def p_embed(out: str, _: str | None, a: argparse.Namespace) -> list[Row]:
+    rows = []
+    for m in re.finditer(rf"^(fp32|int8)\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}", out, re.M):
+        rows.append(Row(f"embeddings {m.group(1)}: phase chunks/s (raw texts/s in before column)", m.group(4),
+                        m.group(3), m.group(5), "same run: the model's raw throughput (goal ratio >= 0.90)"))
+        rows.append(Row(f"embeddings {m.group(1)}: recall@10 kNN / hybrid", f"{m.group(6)} / {m.group(7)}"))
+    m = re.search(r"int8 vs fp32 cosine per chunk: mean ([\d.]+), min ([\d.]+)", out)
+    if m:
+        rows.append(Row("embeddings: int8 vs fp32 cosine mean / min", f"{m.group(1)} / {m.group(2)}"))
+    return rows
+
+
+def p_es(out: str, _: str | None, a: argparse.Namespace) -> list[Row]:
+    m0 = re.search(r"before = (\w+)", out)
+    src = f"bench_es_bulk.py's own: elastic_search.py of {m0.group(1) if m0 else '?'}, alternating"
+    return [Row(f"Elasticsearch {m.group(1)}", m.group(2), m.group(3), m.group(4), src)
+            for m in re.finditer(rf"^((?:upsert_chunks|set_vectors)[^\n]*?)\s{{2,}}{NUM}\s+{NUM}\s+{NUM}", out, re.M)]
+
+
+_NEO = ("import_files rows/s (File+Symbol)", "replace_edges rows/s (CALLS)", "all rows/s (nodes+rels)",
+        "all rows per CPU-second", "bulk load seconds", "re-import 1 file p50 ms", "impact d5 p50 ms")
+
+
+def _neo_cols(out: str) -> dict[str, str]:
+    got = {}
+    for name in _NEO:
+        m = re.search(rf"^{re.escape(name)}\s+(.+)$", out, re.M)
+        if m:
+            cells = re.split(r"\s{2,}", m.group(1).strip())
+            got[name] = cells[-1] if len(cells) >= 2 else "-"  # columns: embedded, neo4j
+    return got
+
+
+def p_neo4j(out: str, before: str | None, a: argparse.Namespace) -> list[Row]:
+    aft, bef = _neo_cols(out), _neo_cols(before or "")
+    src = f"bench_backends.py of {a.base} (git archive, its own code)" if bef else "no before (archive run failed)"
+    rows = [Row(f"Neo4j {k}", v, bef.get(k, "-"), ratio(v, bef.get(k, "")) if "seconds" not in k else "-", src)
+            for k, v in aft.items()]
+    rows.append(Row("Neo4j all rows/s, stored figure from the issue text", "-", "8,700", "-", "issue 18 (stored)"))
+    return rows
+
+
+def p_scale(out: str, _: str | None, a: argparse.Namespace) -> list[Row]:
+    path = Path(a.scale_json or Path(a.logs) / "scale.json")
+    if not path.is_file():
+        return []
+    when = time.strftime("%H:%M UTC", time.gmtime(path.stat().st_mtime))
+    src = f"not re-run: {path} written {when}" if a.scale_json else "new figure (no before)"
+    rows = []
+    for backend, figs in json.loads(path.read_text()).items():
+        rows += [Row(f"scale, {backend}: {k}", v, source=src) for k, v in figs.items()]
+    return rows
+
+
+def neo4j_pid() -> str:
+    """The local Neo4j server of CODEGRAPH_GRAPH (for client + server CPU figures)."""
+    sys.path.insert(0, str(ROOT))
+    from bench.bench_backends import server_pid_for
+    from codegraph.core.settings import load_settings
+
+    return server_pid_for(load_settings().graph) or "0"
+
+
+def steps(a: argparse.Namespace) -> list[Step]:
+    q = a.quick
+    refresh = ROOT / "bench" / "bench_refresh_affected.py"
+    return [
+        Step("startup", lambda a: ["bench/bench_startup.py", "--runs", "2" if q else "5"], p_startup),
+        Step("index", lambda a: ["bench/bench_index_ab.py", "--runs", "1" if q else "2"], p_index),
+        Step("refresh", lambda a: (["bench/bench_refresh_affected.py", "--json", a.refresh_json,
+                                    "--runs", "2" if q else "5"] if refresh.is_file()
+                                   else ["bench/bench_refresh.py"] + (["--only", "embedded"] if q else [])),
+             p_refresh, before_from_base=not refresh.is_file()),
+        Step("embeddings", lambda a: ["bench/bench_embed.py"], p_embed),
+        Step("elasticsearch", lambda a: ["bench/bench_es_bulk.py", "--runs", "1" if q else "3",
+                                         "--files", "100" if q else "300"], p_es),
+        Step("neo4j", lambda a: ["bench/bench_backends.py", "--no-search", "--reimports", "10",
+                                 "--server-pid", neo4j_pid(), *(["--files", "50"] if q else [])],
+             p_neo4j, before_from_base=True),
+        Step("scale", lambda a: (["-c", "pass"] if a.scale_json else
+                                 ["bench/bench_scale.py", "--json", str(Path(a.logs) / "scale.json"),
+                                  *(["--quick"] if q else [])]), p_scale, timeout=3 * 3600),
+    ]
+
+
+def run(cmd: list[str], cwd: Path, log: Path, timeout: int, pythonpath: Path | None = None) -> tuple[int, str]:
+    env = dict(os.environ)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    t = time.perf_counter()
+    try:
+        r = subprocess.run([PY, *cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+        code, out = r.returncode, r.stdout + ("\n[stderr]\n" + r.stderr if r.stderr.strip() else "")
+    except subprocess.TimeoutExpired as e:
+        code, out = -1, (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        out += f"\n[timed out after {timeout} s]"
+    log.write_text(out + f"\n[exit {code}, {time.perf_counter() - t:.0f} s]\n")
+    return code, out
+
+
+def base_tree(ref: str, into: Path) -> Path:
+    """A plain copy (git archive) of ``ref`` with this checkout's services.env."""
+    tree = into / f"base-{ref}"
+    tree.mkdir(parents=True, exist_ok=True)
+    arch = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=arch, check=True)
+    env_file = ROOT / ".codegraph" / "services.env"
+    if env_file.is_file():
+        (tree / ".codegraph").mkdir(exist_ok=True)
+        shutil.copy2(env_file, tree / ".codegraph" / "services.env")
+    return tree
+
+
+def table(rows: list[tuple[str, Row]]) -> str:
+    head = ["figure", "after", "before", "after/before", "load avg (start-end)", "before from"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for load, r in rows:
+        lines.append(f"| {r.figure} | {r.after} | {r.before} | {r.ratio} "
+                     f"| {load} | {r.source} |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer runs, smaller inputs")
+    ap.add_argument("--only", default="", help="comma list of steps: startup,index,refresh,embeddings,"
+                                                "elasticsearch,neo4j,scale")
+    ap.add_argument("--base", default=BASE_DEFAULT, help="revision of the 'before' side for archive steps")
+    ap.add_argument("--logs", default="", help="folder for every step's whole output (default: a temp dir)")
+    ap.add_argument("--scale-json", default="", help="take the scale figures from this bench_scale.py --json "
+                                                     "file instead of re-running it (the table says so)")
+    a = ap.parse_args()
+    a.logs = a.logs or tempfile.mkdtemp(prefix="bench-all-")
+    Path(a.logs).mkdir(parents=True, exist_ok=True)
+    a.refresh_json = str(Path(a.logs) / "refresh.json")
+    only = {s.strip() for s in a.only.split(",") if s.strip()}
+    chosen = [s for s in steps(a) if not only or s.key in only]
+    print(f"bench_all: {len(chosen)} steps{' (quick)' if a.quick else ''}; base for archive steps {a.base}; "
+          f"logs in {a.logs}; load average {os.getloadavg()[0]:.1f}", flush=True)
+    tree: Path | None = None
+    rows: list[tuple[str, Row]] = []
+    t_all = time.perf_counter()
+    try:
+        for s in chosen:
+            l0 = os.getloadavg()[0]
+            t = time.perf_counter()
+            code, out = run(s.args(a), ROOT, Path(a.logs) / f"{s.key}.log", s.timeout)
+            before = None
+            if s.before_from_base and code == 0:
+                if tree is None:
+                    tree = base_tree(a.base, Path(a.logs))
+                script = tree / s.args(a)[0]
+                if script.is_file():
+                    bcode, before = run([str(script), *s.args(a)[1:]], ROOT, Path(a.logs) / f"{s.key}.before.log",
+                                        s.timeout, pythonpath=tree)
+                    before = before if bcode == 0 else None
+            load = f"{l0:.1f}-{os.getloadavg()[0]:.1f}"
+            got = s.parse(out, before, a) if code == 0 else []
+            if not got:
+                last = next((x for x in reversed(out.strip().splitlines()) if x.strip()), "no output")
+                got = [Row(f"{s.key}: no figures (exit {code})", last[:120])]
+            rows += [(load, r) for r in got]
+            print(f"  {s.key}: {len(got)} figures in {time.perf_counter() - t:.0f} s (load {load})", flush=True)
+    finally:
+        if tree is not None:
+            shutil.rmtree(tree, ignore_errors=True)
+    print(f"\nAll figures ({time.perf_counter() - t_all:.0f} s; ratios are after/before: below 1 is faster for "
+          "times, above 1 is faster for rates)\n")
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
