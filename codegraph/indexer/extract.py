@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 # Messages (FileExtraction.errors) that mean the extractor or an adapter failed on the file.
 FAILURE_PREFIXES = ("extractor failed:", "framework adapters failed:", "unreadable:")
 
-EXTRACTOR_VERSION = "0.3.5"  # bump when any extraction rule changes: forces a full rebuild
+EXTRACTOR_VERSION = "0.3.6"  # bump when any extraction rule changes: forces a full rebuild
 
 
 def extract_source(repo: str, path: str, language: str, source: bytes) -> FileExtraction:

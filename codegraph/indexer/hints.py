@@ -24,6 +24,8 @@ dict                   hint
 ``{"owner_export",..}``:class:`ExportMember` - a member of the class a file exports
 ``{"returns_of",...}`` :class:`ReturnMember` - a member of what an exported function
                        returns (its export's ``returns``: owners, see :func:`parse_owner`)
+``{"returns_of_method"``:class:`MethodReturnMember` - a member of what a method returns
+  ``: {owner, method}}``  (the export ``Class.method`` of its module: ``returns``)
 ``{"go_import",...}``  :class:`GoImport` - a Go placeholder ``languages.go.link_repo``
                        rewrites once go.mod is known; as such it matches nothing
 anything else          :class:`UnknownHint` - kept (and written back) as it came; matches
@@ -199,6 +201,22 @@ class ReturnMember:
 
 
 @dataclass(frozen=True, slots=True)
+class MethodReturnMember:
+    """``{"returns_of_method": {"owner" | "owner_export", "method"}, "member"}``: a member of
+    what method ``method`` of that class returns (the export ``Class.method`` of the
+    module declaring the method: ``returns``, see :func:`parse_owner`)."""
+
+    owner: str | ExportRef
+    method: str
+    member: str
+    how: str = DEFAULT_HOW
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"returns_of_method": {**owner_to_dict(self.owner), "method": self.method}, "member": self.member,
+                "how": self.how}
+
+
+@dataclass(frozen=True, slots=True)
 class GoImport:
     """``{"go_import": path, "go_qn": name}`` or ``{"go_import", "go_owner", "member"}``."""
 
@@ -232,7 +250,7 @@ class UnknownHint:
 
 
 Candidate = (QualifiedName | FilePath | Directory | FileExport | ModuleChain | Member | SuperMember
-             | ExportMember | ReturnMember | GoImport | UnknownHint)
+             | ExportMember | ReturnMember | MethodReturnMember | GoImport | UnknownHint)
 
 
 def parse_hint(d: Mapping[str, Any]) -> Candidate:
@@ -279,6 +297,12 @@ def parse_hint(d: Mapping[str, Any]) -> Candidate:
         return ExportMember(ExportRef.parse(d["owner_export"], "owner_export"), _str(d, "member", "owner_export"), how)
     if "returns_of" in d:
         return ReturnMember(ExportRef.parse(d["returns_of"], "returns_of"), _str(d, "member", "returns_of"), how)
+    if "returns_of_method" in d:
+        rm = d["returns_of_method"]
+        if type(rm) is not dict and not isinstance(rm, Mapping):
+            raise HintError("returns_of_method hint: must be an object with an owner and 'method'")
+        return MethodReturnMember(parse_owner(rm), _str(rm, "method", "returns_of_method"),
+                                  _str(d, "member", "returns_of_method"), how)
     if "go_import" in d:
         return GoImport(_str(d, "go_import", "go_import"), _opt_str(d, "go_qn", "go_import"),
                         _opt_str(d, "go_owner", "go_import"), _opt_str(d, "member", "go_import"), how)
@@ -397,5 +421,5 @@ def to_dicts(hints: Iterable[Candidate]) -> list[dict[str, Any]]:
 
 __all__ = ["DEFAULT_HOW", "NO_HINTS", "Candidate", "Directory", "ExportMember", "ExportRef", "FileExport", "FilePath",
            "GoImport", "HintError", "Member", "ModuleChain", "ParamCall", "Pass", "QualifiedName", "RefHints",
-           "ReturnMember", "SuperMember", "UnknownHint", "owner_to_dict", "parse_hint", "parse_owner",
+           "MethodReturnMember", "ReturnMember", "SuperMember", "UnknownHint", "owner_to_dict", "parse_hint", "parse_owner",
            "reference_hints", "to_dicts"]

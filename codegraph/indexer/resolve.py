@@ -46,6 +46,7 @@ from codegraph.indexer.hints import (
     GoImport,
     HintError,
     Member,
+    MethodReturnMember,
     ModuleChain,
     ParamCall,
     Pass,
@@ -158,6 +159,18 @@ def _try_candidate(table: SymbolTable, cand: Candidate) -> tuple[list[SymbolReco
                         owners.extend(_owners(table, parse_owner(r)))
                     except HintError:  # the JSONL reader refuses these; an extractor bug otherwise
                         continue
+        case MethodReturnMember(owner=owner, method=method):
+            # A method of what that method returns: the export ``Class.method`` of the
+            # module declaring it (found on the class or its bases).
+            owners = []
+            for cls in _owners(table, owner):
+                for fn in table.member(cls, method):
+                    key = f"{(fn.parent or '').rsplit('.', 1)[-1]}.{fn.name}"
+                    for r in table.exports.get(fn.file, {}).get(key, {}).get("returns", ()):
+                        try:
+                            owners.extend(_owners(table, parse_owner(r)))
+                        except HintError:
+                            continue
         case _:  # GoImport placeholders (rewritten by languages.go.link_repo) and unknown shapes
             return [], how
     for owner in owners:

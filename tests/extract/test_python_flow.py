@@ -181,6 +181,38 @@ def test_self_call_reaches_the_overrides_below_its_class() -> None:
     }
 
 
+def test_methods_return_types_reach_callers_in_other_files() -> None:
+    """A method's return type (annotation, ``return C()``, ``return self``) is exported as
+    ``Class.method`` and read by callers elsewhere; chains through a method of this file;
+    a method returning a parameter gives nothing (the stub stays)."""
+    assert edges("method_returns") == {
+        ("CALLS", "app.Local.make", "lib.Pool", "import"),
+        ("CALLS", "app.built", "app.Local", "same_module"),
+        ("CALLS", "app.built", "app.Local.make", "receiver_type"),
+        ("CALLS", "app.built", "lib.Conn.query", "return_type"),    # lines 17, 18, 19
+        ("CALLS", "app.built", "lib.Pool", "import"),
+        ("CALLS", "app.built", "lib.Pool.get", "receiver_type"),
+        ("CALLS", "app.built", "lib.SubPool", "import"),
+        ("CALLS", "app.typed", "lib.Conn.query", "return_type"),    # lines 11, 12
+        ("CALLS", "app.typed", "lib.Pool.fluent", "receiver_type"),
+        ("CALLS", "app.typed", "lib.Pool.get", "receiver_type"),
+        ("CALLS", "app.typed", "lib.Pool.plain", "receiver_type"),
+        ("CALLS", "app.unknown", "lib.Pool.unknown", "receiver_type"),
+        ("CALLS", "app.unknown", "stub:lib.Pool.unknown().query", "stub"),  # Conn or Other: not known
+        ("CALLS", "lib.Pool.get", "lib.Conn", "same_module"),
+        ("CALLS", "lib.Pool.plain", "lib.Conn", "same_module"),
+        ("EXTENDS", "lib.SubPool", "lib.Pool", "same_module"),
+        ("IMPORTS", "app.py", "lib.py", "import"),
+        ("USES_TYPE", "app.typed", "lib.Pool", "annotation"),
+        ("USES_TYPE", "app.unknown", "lib.Pool", "annotation"),
+        ("USES_TYPE", "lib.Pool.get", "lib.Conn", "annotation"),
+    }
+    fx = py.extract("r", "lib.py", (FIX / "method_returns" / "lib.py").read_bytes())
+    assert {k: v for k, v in fx.exports.items() if "." in k} == {
+        "Pool.get": {"returns": [{"owner": "lib.Conn"}]}, "Pool.plain": {"returns": [{"owner": "lib.Conn"}]},
+        "Pool.fluent": {"returns": [{"owner": "lib.Pool"}]}}
+
+
 def test_lambda_symbols_are_numbered_per_enclosing_symbol() -> None:
     fx = py.extract("r", "m.py", b"a = lambda: 1\ndef f():\n    g = lambda x: x\n    h = lambda: (lambda: 2)\n")
     lams = [(s.qualified_name, s.kind, s.language_kind, s.line) for s in fx.symbols if s.language_kind == "lambda"]

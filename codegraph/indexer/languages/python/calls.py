@@ -199,8 +199,8 @@ class CallsMixin:
             return
         member = attrs[-1]
         owner, how, cls, oe = cur[1], cur[2], cur[3], cur[4]
-        if len(cur) > 5:  # the return value of an imported function
-            extra: dict[str, Any] = {"candidates": [{"returns_of": cur[5], "member": member, "how": how}]}
+        if len(cur) > 5:  # the return value of an imported function or method
+            extra: dict[str, Any] = {"candidates": [{**r, "member": member, "how": how} for r in cur[5]]}
             if rtype == CALLS:
                 if member not in _BUILTIN_METHODS:
                     extra.update({"name": member, "name_kinds": ["method"]})

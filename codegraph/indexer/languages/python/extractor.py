@@ -51,6 +51,7 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
         self.ref_keys: set[tuple[Any, ...]] = set()
         self.exports: dict[str, dict[str, Any]] = {}
         self.def_exports: dict[str, dict[str, Any]] = {}
+        self.method_returns: dict[str, dict[str, Any]] = {}  # "Class.method" -> {"returns"}
         self.memo: dict[Any, Any] = {}
         self.chains: dict[int, tuple[Node | None, list[str]]] = {}  # CallsMixin.split_chain
         self.in_progress: set[Any] = set()
@@ -133,6 +134,7 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
             self.on_value(n)
         self.emit_module_exports()
         self.exports.update(self.def_exports)
+        self.exports.update(self.method_returns)
         return FileExtraction(file=fr, symbols=self.symbols, references=self.refs, exports=self.exports, errors=msgs)
 
     def add_ref(self, rtype: str, scope: _Scope | None, target: str, line: int, extra: dict[str, Any]) -> None:

@@ -185,6 +185,9 @@ class TypesMixin:
         if fn is None:
             return None
         root, attrs = self.split_chain(fn)
+        if root is not None and root.type == "call" and attrs:  # make().run()
+            inner = self.type_of_call(scope, root)
+            return self.method_result_type(inner, attrs) if isinstance(inner, tuple) and inner[0] == "inst" else None
         if root is None or root.type != "identifier":
             return None
         name = self.text(root)
@@ -194,6 +197,8 @@ class TypesMixin:
         if kind == "type":
             if not attrs and val[0] == "inst" and val[2] == "self" and scope_is_cls_method(scope):
                 return ("inst", val[1], "receiver_type", val[3], None)  # cls(...)
+            if attrs and isinstance(val, tuple) and val[0] == "inst":
+                return self.method_result_type(val, attrs)  # c.make() for a typed c
             return None
         if kind == "local":  # K = C; K() / m = make_client; m()
             for v in self.name_values(scope, name, 1):
@@ -232,7 +237,44 @@ class TypesMixin:
         if dotted and oe is not None:
             # An imported function: what it returns is in its module's export map
             # (``returns``), read by the resolver (candidate ``returns_of``).
-            return ("inst", f"{dotted}()", "return_type", None, None, oe)
+            return ("inst", f"{dotted}()", "return_type", None, None, [{"returns_of": oe}])
+        return None
+
+    def method_result_type(self, inst: tuple[Any, ...], attrs: list[str]) -> Any:
+        """Type of ``x.a.m()`` for ``x`` of a known class: what method ``m`` returns (its
+        annotation or its ``return`` values) when the class is in this file; for a class
+        of another file, a ``returns_of_method`` hint the resolver reads from the export
+        map of the method's module (``Class.method``: ``returns``)."""
+        cur: Any = inst
+        for a in attrs[:-1]:
+            if not isinstance(cur, tuple) or cur[0] != "inst" or len(cur) > 5:
+                return None
+            cur = self.attr_type(cur, a)
+        if not isinstance(cur, tuple) or cur[0] != "inst" or len(cur) > 5:
+            return None
+        method = attrs[-1]
+        cls = cur[3]
+        if cls is not None:
+            fn = self.class_method(cls, method, 0)
+            return None if fn is None else self.type_from_entity(fn, [])
+        hints: list[dict[str, Any]] = [{"returns_of_method": {"owner": cur[1], "method": method}}]
+        if cur[4] is not None:
+            hints.append({"returns_of_method": {"owner_export": cur[4], "method": method}})
+        return ("inst", f"{cur[1]}.{method}()", "return_type", None, None, hints)
+
+    def class_method(self, cls: _Scope, name: str, depth: int) -> tuple[Any, ...] | None:
+        """The def binding of method ``name`` on ``cls`` or a base class of this file."""
+        if depth > 8:
+            return None
+        for b in cls.names.get(name, ()):
+            if b[0] == "def" and b[2] == "function":
+                return b
+        if name in cls.names or name in cls.attrs:
+            return None  # assigned in the class body: not a method we can read
+        for _, ent in self.base_entities(cls):
+            found = self.class_method(ent[3], name, depth + 1)
+            if found is not None:
+                return found
         return None
 
     def returned_type(self, fn: _Scope) -> Any:

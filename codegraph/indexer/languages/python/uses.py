@@ -42,6 +42,8 @@ class UsesMixin:
     returns: dict[int, Any]
     exports: dict[str, Any]
     def_exports: dict[str, Any]
+    method_returns: dict[str, Any]
+    class_scopes: list[Any]
     module_scope: Any
     bp_scope: list[Any]
     module: str
@@ -200,7 +202,7 @@ class UsesMixin:
         if t is None or t is _BUILTIN or t is _NONE or t[0] != "inst":
             return
         if len(t) > 5:
-            cands: list[dict[str, Any]] = [{"returns_of": t[5], "member": member, "how": "protocol"}]
+            cands: list[dict[str, Any]] = [{**r, "member": member, "how": "protocol"} for r in t[5]]
             self.add_ref(CALLS, scope, f"{t[1]}.{member}", line, {"candidates": cands, "optional": True})
             return
         cands = [{"owner": t[1], "member": member, "how": "protocol"}]
@@ -409,7 +411,8 @@ class UsesMixin:
         """Module-level ``api = _impl`` (a module) / ``g = f`` (one function of this
         file): exported like the thing bound, so importers resolve through them; a
         module-level function whose return type is visible (annotation or ``return
-        C()``) exports it as ``returns`` (owner candidates), for callers elsewhere."""
+        C()``) exports it as ``returns`` (owner candidates), for callers elsewhere; so does
+        a method of a module-level class, under ``Class.method``."""
         for name, target in self.def_exports.items():
             ent = next((b for b in self.module_scope.names.get(name, ())
                         if b[0] == "def" and b[2] == "function" and b[1] == target.get("qn")), None)
@@ -421,6 +424,19 @@ class UsesMixin:
                 if t[4] is not None:
                     rets.append({"owner_export": t[4]})
                 target["returns"] = rets
+        for cls in self.class_scopes:
+            if cls.parent is not self.module_scope:
+                continue
+            short = cls.qn.rsplit(".", 1)[-1]
+            for mname, bindings in cls.names.items():
+                ent = next((b for b in bindings if b[0] == "def" and b[2] == "function"), None)
+                if ent is None or len(bindings) != 1:
+                    continue
+                t = self.type_from_entity(ent, [])
+                if isinstance(t, tuple) and t[0] == "inst" and len(t) == 5:
+                    rets = [{"owner": t[1]}] + ([{"owner_export": t[4]}] if t[4] is not None else [])
+                    # ``Class.method``: no identifier has a dot, so no import can bind this name
+                    self.method_returns[f"{short}.{mname}"] = {"returns": rets}
         for name, bindings in self.module_scope.names.items():
             if name in self.exports or name in self.def_exports or len(bindings) != 1 or bindings[0][0] != "var":
                 continue
