@@ -68,6 +68,18 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
                       no_args_is_help=True)
     app.add_typer(tri, name="triage")
 
+    def decide(key: str, repo: str | None, as_json: bool, act: Callable[[Any, Any, str], Any]) -> None:
+        """One decision command: ``act(triage, graph, repo name)`` stores the decision and
+        returns it; printed as one line, or as JSON."""
+
+        def body(ctx: Any) -> None:
+            from codegraph.core import triage
+
+            d = act(triage, ctx.graph, _repo_for(ctx.graph, key, repo))
+            emit_json(d.to_dict()) if as_json else console.print(_decision_line(d), highlight=False)
+
+        run(body)
+
     @tri.command("list")
     def list_(
         repo: RepoOpt = None,
@@ -168,15 +180,11 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
         """Resolve a stub to a symbol: its call sites (or those of the scope) become CALLS (etc.) edges to it now
         and after every re-index."""
 
-        def body(ctx: Any) -> None:
-            from codegraph.core import triage
+        def act(triage: Any, graph: Any, name: str) -> Any:
+            sym = triage.find_symbol(graph, to, name)
+            return triage.resolve(graph, name, target, sym.uid, by=by, note=note, scope=_scope(file, folder, site))
 
-            name = _repo_for(ctx.graph, target, repo)
-            sym = triage.find_symbol(ctx.graph, to, name)
-            d = triage.resolve(ctx.graph, name, target, sym.uid, by=by, note=note, scope=_scope(file, folder, site))
-            emit_json(d.to_dict()) if as_json else console.print(_decision_line(d), highlight=False)
-
-        run(body)
+        decide(target, repo, as_json, act)
 
     @tri.command()
     def external(
@@ -193,15 +201,8 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
         """Mark a target (or every target matching PATTERN) as external: its stub and edges (those of the scope)
         leave the graph."""
 
-        def body(ctx: Any) -> None:
-            from codegraph.core import triage
-
-            name = _repo_for(ctx.graph, pattern, repo)
-            d = triage.mark_external(ctx.graph, name, pattern, library, by=by, note=note,
-                                     scope=_scope(file, folder, site))
-            emit_json(d.to_dict()) if as_json else console.print(_decision_line(d), highlight=False)
-
-        run(body)
+        decide(pattern, repo, as_json, lambda triage, graph, name: triage.mark_external(
+            graph, name, pattern, library, by=by, note=note, scope=_scope(file, folder, site)))
 
     @tri.command("ignore")
     def ignore_(
@@ -217,14 +218,8 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
         """Ignore a target (or every target matching PATTERN; or the call sites of the scope): no edge, no stub,
         now and after re-index."""
 
-        def body(ctx: Any) -> None:
-            from codegraph.core import triage
-
-            name = _repo_for(ctx.graph, pattern, repo)
-            d = triage.ignore(ctx.graph, name, pattern, by=by, note=note, scope=_scope(file, folder, site))
-            emit_json(d.to_dict()) if as_json else console.print(_decision_line(d), highlight=False)
-
-        run(body)
+        decide(pattern, repo, as_json, lambda triage, graph, name: triage.ignore(
+            graph, name, pattern, by=by, note=note, scope=_scope(file, folder, site)))
 
     @tri.command()
     def undo(

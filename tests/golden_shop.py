@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from codegraph.core.settings import Settings, load_settings
+from tests.indexing import index_into
 
 FIXTURE = Path(__file__).parent / "fixtures" / "golden_shop"
 REPO = "golden_shop"
@@ -16,24 +17,9 @@ REPO = "golden_shop"
 def index_golden(tmp: Path, embed: bool = False) -> Settings:
     """Copy the fixture under ``tmp/src``, index it as ``golden_shop`` into ``tmp/home``;
     returns the settings that open those stores (no model unless ``embed``)."""
-    from codegraph.core.stores import open_graph_store, open_search_index
-    from codegraph.indexer.pipeline import index_repo
-    from codegraph.indexer.state import StateStore
-
     src = tmp / "src" / REPO
     shutil.copytree(FIXTURE, src)
     s = load_settings(home=tmp / "home", graph="embedded", search="embedded",
                       embed_model_path="" if embed else "none")
-    graph, search, state = open_graph_store(s), open_search_index(s), StateStore(s.state_db)
-    try:
-        index_repo(src, REPO, graph, search, state, workers=1)
-        if embed:
-            from codegraph.core.embedder import Embedder
-            from codegraph.indexer.embed_phase import run_embedding
-
-            run_embedding(search, Embedder.from_settings(s), repo=REPO)
-    finally:
-        state.close()
-        search.close()
-        graph.close()
+    index_into(src, REPO, s, embed)
     return s

@@ -22,9 +22,9 @@ _WILDCARDS = re.compile(r"[*?\[]")
 
 @dataclass(slots=True)
 class ResolverDecision:
-    """What ``resolve_repo`` reads for one target identifier: the same attributes as
-    ``codegraph.indexer.resolve.Decision`` (kept equal by a test), defined here so that
-    core does not import the indexer. ``action`` is resolve | external | ignore, or
+    """What ``resolve_repo`` reads for one target identifier (the resolver's ``Decision``:
+    ``codegraph.indexer.resolve`` imports this class; defined in core so that core never
+    imports the indexer). ``action`` is resolve | external | ignore, or
     ``none`` (no effect; forces a re-resolution after an undo). ``scoped``: decisions
     on some call sites of the target only, ``(scope, decision)`` oldest first, checked
     before this one (``at``); the scope has ``covers(file, line, source_uid)``."""

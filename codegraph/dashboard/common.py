@@ -328,6 +328,19 @@ def drift_note(fresh: dict[str, Any]) -> str | None:
             + f". Re-index with `codegraph index {c.get('checkout') or fresh.get('path')}`.")
 
 
+def page_start(title: str, caption: str) -> tuple[GraphStore, list[str], list[str] | None] | None:
+    """Draw a page's title and caption; then (graph store, indexed repo names sorted, the
+    sidebar's scope as ``current_scope``), or None after the empty state when no repo is indexed."""
+    st.title(title)
+    st.caption(caption)
+    store = graph_store()
+    names = sorted(str(r.props.get("name")) for r in store.repos())
+    if not names:
+        empty_state()
+        return None
+    return store, names, current_scope()
+
+
 def empty_state(message: str = "No repository is indexed yet.") -> None:
     """The one empty state every page shows: what to run to get data."""
     st.info(f"{message} Index one with `{INDEX_HINT}` (for example "

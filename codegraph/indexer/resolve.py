@@ -18,7 +18,6 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
 from codegraph.core.models import (
     CALLS,
@@ -35,6 +34,7 @@ from codegraph.core.models import (
     stub_target,
     stub_uid,
 )
+from codegraph.core.triage_model import ResolverDecision as Decision  # one definition (core, docs/DESIGN.md#users)
 from codegraph.indexer.dispatch import link_overrides
 from codegraph.indexer.hints import (
     Candidate,
@@ -62,27 +62,6 @@ from codegraph.indexer.records import FileExtraction, Reference
 from codegraph.indexer.symbol_table import MAX_CHAIN, TYPE_KINDS, SymbolTable
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(slots=True)
-class Decision:
-    """A triage decision on a stub (docs/DESIGN.md#users): ``resolve`` to a symbol uid, mark
-    ``external`` (library name), or ``ignore``. ``scoped``: decisions on some call sites of
-    the target only, ``(scope, Decision)`` oldest first, checked per call site first (``at``;
-    ``codegraph.core.triage_scope.Scope.covers``)."""
-
-    target_identifier: str
-    action: str  # resolve | external | ignore | none
-    symbol_uid: str = ""
-    library: str = ""
-    scoped: list[tuple[Any, Decision]] = field(default_factory=list)
-
-    def at(self, file: str, line: int, source: str) -> Decision:
-        """The decision for the call site at file:line from ``source`` (a uid)."""
-        for scope, d in self.scoped:
-            if scope.covers(file, line, source):
-                return d
-        return self
 
 
 @dataclass(slots=True)

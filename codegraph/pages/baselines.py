@@ -30,10 +30,10 @@ from codegraph.dashboard.baseline_data import (
 from codegraph.dashboard.common import (
     age_text,
     current_key,
-    current_scope,
     empty_state,
     graph_store,
     graph_version,
+    page_start,
     persistent,
     remember,
     run_page,
@@ -198,15 +198,11 @@ def _freshness_table(repos: set[str] | None) -> None:
 
 
 def body() -> None:
-    st.title("Baselines")
-    st.caption("Counts over time against a baseline: a drop larger than the threshold usually means files "
-               "stopped parsing, a folder was excluded, or code was really deleted.")
-    store = graph_store()
-    names = sorted(str(r.props.get("name")) for r in store.repos())
-    if not names:
-        empty_state()
+    start = page_start("Baselines", "Counts over time against a baseline: a drop larger than the threshold usually means files "
+                       "stopped parsing, a folder was excluded, or code was really deleted.")
+    if start is None:
         return
-    scope = current_scope()  # a repo, a workspace's repos, or None (all)
+    store, names, scope = start  # scope: a repo, a workspace's repos, or None (all)
     if scope is not None:
         names = [n for n in names if n in scope]
     if not names:

@@ -18,10 +18,9 @@ from codegraph.core import issues as core
 from codegraph.core.errors import BadInput, CodegraphError, TargetNotFound
 from codegraph.core.models import MENTIONS
 from codegraph.dashboard.common import (
-    current_scope,
-    empty_state,
     graph_store,
     one_line,
+    page_start,
     persistent,
     remember,
     run_page,
@@ -204,15 +203,11 @@ def _all(store: Any, nodes: list[Any]) -> None:
 
 
 def body() -> None:
-    st.title("Issues")
-    st.caption("Which issues talk about this code? Mentions come from backticked names and file paths in titles, "
-               "bodies and comments, resolved exactly within the repository.")
-    store = graph_store()
-    names = sorted(str(r.props.get("name")) for r in store.repos())
-    if not names:
-        empty_state()
+    start = page_start("Issues", "Which issues talk about this code? Mentions come from backticked names and file paths in titles, "
+                       "bodies and comments, resolved exactly within the repository.")
+    if start is None:
         return
-    scope = current_scope()  # a repo, a workspace's repos, or None (all)
+    store, names, scope = start  # scope: a repo, a workspace's repos, or None (all)
     repo = scope[0] if scope and len(scope) == 1 else None
     keep = set(scope) if scope and len(scope) > 1 else None
     nodes = _in(keep, core.issue_nodes(store, repo))

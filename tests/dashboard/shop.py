@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codegraph.core.settings import Settings, load_settings
+from tests.indexing import index_into
 
 REPO = "shop"
 FILES: dict[str, str] = {
@@ -108,23 +109,8 @@ def write_shop(root: Path) -> Path:
 def index_shop(root: Path, home: Path, embed: bool = False) -> Indexed:
     """Index ``root`` as repo ``shop`` into embedded stores under ``home``; with
     ``embed`` also run the embedding phase (needs the model folder)."""
-    from codegraph.core.stores import open_graph_store, open_search_index
-    from codegraph.indexer.pipeline import index_repo
-    from codegraph.indexer.state import StateStore
-
     s = load_settings(home=home, graph="embedded", search="embedded")
-    graph, search, state = open_graph_store(s), open_search_index(s), StateStore(s.state_db)
-    try:
-        index_repo(root, REPO, graph, search, state, workers=1)
-        if embed:
-            from codegraph.core.embedder import Embedder
-            from codegraph.indexer.embed_phase import run_embedding
-
-            run_embedding(search, Embedder.from_settings(s), repo=REPO)
-    finally:
-        state.close()
-        search.close()
-        graph.close()
+    index_into(root, REPO, s, embed)
     return Indexed(root, home, s)
 
 
