@@ -422,10 +422,10 @@ def _resolve(repo: str, all_fx: list[FileExtraction], table: TracingTable, files
         if prev is not None and prev[0] == "ambiguous" and (st.reason != "ambiguous" or (prev[3], prev[4]) < pos):
             st = StubRecord(repo, st.target_identifier, prev[0], prev[1], list(prev[2]))
             pos = (prev[3], prev[4])
-        entry = _stub_entry(st, pos)
-        if old_stubs.get(uid, [None])[:3] != entry[:3]:  # else the node already holds this record
-            write.append(st)
-        new_stubs[uid] = entry
+        # Written even when the last run stored the same record: the cross-repo pass and
+        # triage prune stub nodes that no edge reaches any more, so the node may be gone.
+        write.append(st)
+        new_stubs[uid] = _stub_entry(st, pos)
     totals: Counter[str] = Counter(blob.get("totals", {})) if files is not None else Counter()
     for p in [*touched, *removed]:
         totals.subtract(old_counts.get(p, {}))
