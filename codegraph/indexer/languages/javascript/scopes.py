@@ -20,7 +20,6 @@ from codegraph.indexer.languages.javascript.syntax import (
     _object_pattern_pairs,
     _params_text,
     _pattern_names,
-    _plain_pattern_pairs,
     _require_spec,
     _t,
     _unwrap,
@@ -255,7 +254,7 @@ class _Declarations:
                 src = _unwrap(value) if value is not None else None
                 if src is not None and src.type == "identifier" and name_node.type == "object_pattern":
                     # const {save} = handlers: save is handlers.save (a default value makes it unknown)
-                    for orig, local in _plain_pattern_pairs(name_node):
+                    for orig, local in _object_pattern_pairs(name_node, sure=True):
                         scope.names[local] = Binding("var", origin=src, member=orig, scope=scope)
             return names
         name = _t(name_node)

@@ -244,37 +244,25 @@ def _require_names(call: TSNode) -> list[str]:
     return ["*"]
 
 
-def _object_pattern_pairs(pat: TSNode) -> list[tuple[str, str]]:
-    """``{h, i: j, k = 1}`` -> [(h, h), (i, j), (k, k)]."""
+def _object_pattern_pairs(pat: TSNode, sure: bool = False) -> list[tuple[str, str]]:
+    """``{h, i: j, k = 1}`` -> [(h, h), (i, j), (k, k)]: (property, local name) pairs. With
+    ``sure`` only the names bound to a property for sure: [(h, h), (i, j)] (a default
+    value may replace it, a computed key is unknown)."""
     out: list[tuple[str, str]] = []
     for c in pat.named_children:
         if c.type == "shorthand_property_identifier_pattern":
             out.append((_t(c), _t(c)))
         elif c.type == "pair_pattern":
             key, value = _field(c, "key"), _field(c, "value")
-            if value is not None and value.type == "assignment_pattern":
+            if value is not None and value.type == "assignment_pattern" and not sure:
                 value = _field(value, "left")
-            if key is not None and value is not None and value.type == "identifier":
+            if key is not None and value is not None and value.type == "identifier" and not (
+                    sure and key.type == "computed_property_name"):
                 out.append((_member_name(key), _t(value)))
-        elif c.type == "object_assignment_pattern":
+        elif c.type == "object_assignment_pattern" and not sure:
             left = _field(c, "left")
             if left is not None:
                 out.append((_t(left), _t(left)))
-    return out
-
-
-def _plain_pattern_pairs(pat: TSNode) -> list[tuple[str, str]]:
-    """``{h, i: j, k = 1}`` -> [(h, h), (i, j)]: the names bound to a property for sure
-    (a default value may replace it, a nested pattern binds something else)."""
-    out: list[tuple[str, str]] = []
-    for c in pat.named_children:
-        if c.type == "shorthand_property_identifier_pattern":
-            out.append((_t(c), _t(c)))
-        elif c.type == "pair_pattern":
-            key, value = _field(c, "key"), _field(c, "value")
-            if key is not None and key.type != "computed_property_name" and value is not None \
-                    and value.type == "identifier":
-                out.append((_member_name(key), _t(value)))
     return out
 
 
