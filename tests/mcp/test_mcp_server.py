@@ -214,11 +214,12 @@ def test_impact_pages_through_the_whole_radius(session_log: dict[str, Any]) -> N
 
 def test_impact_depth_two_paths(session_log: dict[str, Any]) -> None:
     data, _ = _ok(session_log["impact_base"], "impact")
-    # Base.step <- Base.run (self call), Child2.step (super()) and Child3.step
-    # (Base.step(self)); nobody calls those.
+    # Base.step <- Base.run and Sibling.go (self calls; Sibling overrides nothing),
+    # Child2.step (super()) and Child3.step (Base.step(self)); nobody calls those.
     assert [(c["qualified_name"], c["depth"], c["path"]) for c in data["items"]] == [
         ("pkg.more.Child2.step", 1, ["pkg.more.Child2.step", "pkg.store.Base.step"]),
         ("pkg.more.Child3.step", 1, ["pkg.more.Child3.step", "pkg.store.Base.step"]),
+        ("pkg.more.Sibling.go", 1, ["pkg.more.Sibling.go", "pkg.store.Base.step"]),
         ("pkg.store.Base.run", 1, ["pkg.store.Base.run", "pkg.store.Base.step"])]
 
 
@@ -252,7 +253,7 @@ def test_table_and_endpoint(session_log: dict[str, Any]) -> None:
 
 def test_stats_and_freshness(session_log: dict[str, Any]) -> None:
     data, text = _ok(session_log["stats"], "stats")
-    assert data["graph"]["languages"] == {"python": 6} and data["graph"]["nodes"]["Symbol"] == 48
+    assert data["graph"]["languages"] == {"python": 6} and data["graph"]["nodes"]["Symbol"] == 50
     assert data["search"]["chunks"] > 0 and data["complete"] is True
     g = _graph(session_log["home"])
     try:  # one definition of each figure: the same numbers as the dashboard and `codegraph stats`
