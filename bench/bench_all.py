@@ -80,9 +80,14 @@ def ratio(a: str, b: str) -> str:
 # -- parsers: each returns the rows of one step -------------------------------------------------------
 def p_startup(out: str, _: str | None, a: argparse.Namespace) -> list[Row]:
     rows = []
-    for m in re.finditer(rf"^((?:codegraph|python)[^\n]*?)\s{{2,}}{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}", out, re.M):
-        rows.append(Row(f"start-up: {m.group(1).strip()} (wall ms)", m.group(5), m.group(6), m.group(7),
-                        "bench_startup.py's own: 325fe7d worktree, alternating"))
+    for m in re.finditer(rf"^((?:codegraph|python)[^\n]*?)\s{{2,}}{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}(.*)$",
+                         out, re.M):
+        failed = "non-zero exit" in m.group(8)
+        rows.append(Row(f"start-up: {m.group(1).strip()} (CPU ms)", m.group(2), m.group(3), "-" if failed else m.group(4),
+                        "bench_startup.py's own: 325fe7d worktree, alternating" + (" (before failed)" if failed else "")))
+        rows.append(Row(f"start-up: {m.group(1).strip()} (wall ms)", m.group(5), m.group(6), "-" if failed else m.group(7),
+                        "bench_startup.py's own: 325fe7d worktree, alternating"
+                        + (f" ({m.group(8).strip()}: not a valid figure)" if failed else "")))
     return rows
 
 
@@ -190,12 +195,25 @@ def neo4j_pid() -> str:
     return server_pid_for(load_settings().graph) or "0"
 
 
+def old_python(given: str) -> str:
+    """An interpreter that can run 325fe7d (it imports pydantic_settings, which left the lock):
+    ``given``, else main's venv next to this checkout, else this one (its before side then fails
+    and the table says so)."""
+    for py in [given, str(ROOT.parent / "main" / ".venv" / "bin" / "python")]:
+        if py and Path(py).is_file() and subprocess.run([py, "-c", "import pydantic_settings, typer"],
+                                                        capture_output=True).returncode == 0:
+            return py
+    return PY
+
+
 def steps(a: argparse.Namespace) -> list[Step]:
     q = a.quick
     refresh = ROOT / "bench" / "bench_refresh_affected.py"
     return [
-        Step("startup", lambda a: ["bench/bench_startup.py", "--runs", "2" if q else "5"], p_startup),
-        Step("index", lambda a: ["bench/bench_index_ab.py", "--runs", "1" if q else "2"], p_index),
+        Step("startup", lambda a: ["bench/bench_startup.py", "--runs", "2" if q else "5",
+                                   "--before-python", a.before_python], p_startup),
+        Step("index", lambda a: ["bench/bench_index_ab.py", "--runs", "1" if q else "2",
+                                 "--before-python", a.before_python], p_index),
         Step("refresh", lambda a: (["bench/bench_refresh_affected.py", "--json", a.refresh_json,
                                     "--runs", "2" if q else "5"] if refresh.is_file()
                                    else ["bench/bench_refresh.py"] + (["--only", "embedded"] if q else [])),
@@ -256,16 +274,19 @@ def main() -> int:
                                                 "elasticsearch,neo4j,scale")
     ap.add_argument("--base", default=BASE_DEFAULT, help="revision of the 'before' side for archive steps")
     ap.add_argument("--logs", default="", help="folder for every step's whole output (default: a temp dir)")
+    ap.add_argument("--before-python", default="", help="interpreter for the 325fe7d side of startup/index "
+                                                        "(needs pydantic-settings; default: main's venv if it has it)")
     ap.add_argument("--scale-json", default="", help="take the scale figures from this bench_scale.py --json "
                                                      "file instead of re-running it (the table says so)")
     a = ap.parse_args()
     a.logs = a.logs or tempfile.mkdtemp(prefix="bench-all-")
     Path(a.logs).mkdir(parents=True, exist_ok=True)
     a.refresh_json = str(Path(a.logs) / "refresh.json")
+    a.before_python = old_python(a.before_python)
     only = {s.strip() for s in a.only.split(",") if s.strip()}
     chosen = [s for s in steps(a) if not only or s.key in only]
     print(f"bench_all: {len(chosen)} steps{' (quick)' if a.quick else ''}; base for archive steps {a.base}; "
-          f"logs in {a.logs}; load average {os.getloadavg()[0]:.1f}", flush=True)
+          f"before-python {a.before_python}; logs in {a.logs}; load average {os.getloadavg()[0]:.1f}", flush=True)
     tree: Path | None = None
     rows: list[tuple[str, Row]] = []
     t_all = time.perf_counter()
