@@ -109,6 +109,7 @@ class BareModel:
         self.inputs = {i.name for i in self.session.get_inputs()}
         self.tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tok.enable_truncation(max_length=256)
+        self.tok.no_padding()  # tokenizer.json may pad to a fixed length; batches pad here, masked
 
     def embed(self, texts: list[str], batch: int) -> np.ndarray:
         encs = self.tok.encode_batch(texts)
