@@ -266,6 +266,10 @@ def main() -> int:
         print(f"{label}: indexing ...", flush=True)
         cols[label] = run_backend(label, env, trees, "scale-", args.keep)
         subprocess.run(["rm", "-rf", str(home)], check=False)
+        # Each backend's figures as soon as they exist: a long run cut short keeps them.
+        print(f"{label}: " + "; ".join(f"{k} {v}" for k, v in cols[label].items()), flush=True)
+        if args.json:
+            args.json.write_text(json.dumps(cols, indent=2))
     keys = list(dict.fromkeys(k for c in cols.values() for k in c))
     w0 = max((len(k) for k in keys), default=10) + 2
     names = list(cols)
