@@ -223,7 +223,7 @@ def main() -> None:
         print(f"| {label} | {c[0]:.1f} / {c[1]:.1f} (batch {best}) | {c1[0]:.1f} / {c1[1]:.1f} "
               f"| {prod[0]:.1f} / {prod[1]:.1f} | {ph[0]:.1f} / {ph[1]:.1f} "
               f"| {ph[0] / c[0]:.2f}, {ph[1] / c[1]:.2f} | {load:.2f} | {r_knn:.2f} | {r_hyb:.2f} "
-              f"| {'one text per run (batch-dependent int8)' if one else '64 per run, sorted by length'} |")
+              f"| {'one text per run (batch-dependent int8)' if one else '16 per run, sorted by length'} |")
     for label, _, per_batch, _, _, _, _, _, _, agree in rows:
         print(f"{label} ceiling by batch size (wall texts/s): "
               + ", ".join(f"{b}: {v[0]:.1f}" for b, v in per_batch.items())

@@ -106,7 +106,7 @@ class Embedder:
     dim = DIM
 
     def __init__(self, folder: Path | None, model_file: str = "model.onnx", threads: int | None = None,
-                 batch_size: int = 64, name: str | None = None, missing_reason: str = "",
+                 batch_size: int = 16, name: str | None = None, missing_reason: str = "",
                  batch_dependent: bool | None = None) -> None:
         self.folder = Path(folder) if folder is not None else None
         self.model_file = model_file
