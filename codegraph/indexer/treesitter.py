@@ -27,11 +27,31 @@ def parse(language: str, source: bytes) -> Tree:
     return parser_for(language).parse(source)
 
 
+_INHERITS = "; inherits:"
+
+
+def query_text(folder: str, name: str, _seen: tuple[str, ...] = ()) -> str:
+    """The text of ``queries/<folder>/<name>.scm`` with what it inherits in front.
+
+    A first line ``; inherits: a, b`` (the nvim-treesitter convention) puts the texts of
+    ``queries/a/<name>.scm`` and ``queries/b/<name>.scm`` (themselves expanded) before the
+    file's own patterns, so grammars that share node types (JavaScript, TypeScript, TSX)
+    keep the shared patterns once. Raises ``ValueError`` on an inheritance cycle."""
+    if folder in _seen:
+        raise ValueError(f"query inheritance cycle: {' -> '.join((*_seen, folder))}")
+    own = (QUERIES_DIR / folder / f"{name}.scm").read_text(encoding="utf-8")
+    first, _, _ = own.partition("\n")
+    if not first.startswith(_INHERITS):
+        return own
+    parents = [p.strip() for p in first[len(_INHERITS):].split(",") if p.strip()]
+    return "".join(query_text(p, name, (*_seen, folder)) + "\n" for p in parents) + own
+
+
 @cache
 def query_for(language: str, name: str) -> Query:
-    """Compile ``queries/<language>/<name>.scm`` (patterns kept as data files)."""
-    text = (QUERIES_DIR / language / f"{name}.scm").read_text(encoding="utf-8")
-    return Query(get_language(language), text)  # type: ignore[arg-type]
+    """Compile ``queries/<language>/<name>.scm`` (patterns kept as data files; see
+    ``query_text`` for ``; inherits:``)."""
+    return Query(get_language(language), query_text(language, name))  # type: ignore[arg-type]
 
 
 def captures(language: str, name: str, node: TSNode) -> dict[str, list[TSNode]]:
