@@ -134,6 +134,13 @@ def p_refresh(out: str, before: str | None, a: argparse.Namespace) -> list[Row]:
 
 def p_embed(out: str, _: str | None, a: argparse.Namespace) -> list[Row]:
     rows = []
+    # Markdown table: | model | ceiling (wall / CPU, batch) | at batch 1 | embed() | phase | phase/ceiling | load s | kNN | hybrid |
+    for m in re.finditer(r"^\| (fp32|int8) \| ([\d.]+) / [\d.]+ \(batch (\d+)\) \|[^|]*\|[^|]*\| ([\d.]+) / [\d.]+ \| "
+                         r"([\d.]+), ([\d.]+) \| [\d.]+ \| ([\d.]+) \| ([\d.]+) \|", out, re.M):
+        src = "same run: the bare model's best batch (goal ratio >= 0.90)"
+        rows.append(Row(f"embeddings {m.group(1)}: phase texts/s (before column: bare-model ceiling, batch {m.group(3)})",
+                        m.group(4), m.group(2), m.group(5), src + f"; per CPU-second ratio {m.group(6)}"))
+        rows.append(Row(f"embeddings {m.group(1)}: recall@10 kNN / hybrid", f"{m.group(7)} / {m.group(8)}"))
     for m in re.finditer(rf"^(fp32|int8)\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}", out, re.M):
         rows.append(Row(f"embeddings {m.group(1)}: phase chunks/s (raw texts/s in before column)", m.group(4),
                         m.group(3), m.group(5), "same run: the model's raw throughput (goal ratio >= 0.90)"))
@@ -267,6 +274,27 @@ def table(rows: list[tuple[str, Row]]) -> str:
     return "\n".join(lines)
 
 
+def render_logs(a: argparse.Namespace, chosen: list[Step]) -> int:
+    """The table of an earlier run from its logs (``--from-logs``), nothing re-run: loads from
+    its loads.json, else from the "(load a-b)" lines of ``--run-output``."""
+    logs = Path(a.from_logs)
+    loads = json.loads((logs / "loads.json").read_text()) if (logs / "loads.json").is_file() else {}
+    if not loads and a.run_output:
+        loads = dict(re.findall(r"^  (\w+): \d+ figures in \d+ s \(load ([\d.-]+)\)", Path(a.run_output).read_text(),
+                                re.M))
+    rows: list[tuple[str, Row]] = []
+    for s in chosen:
+        log = logs / f"{s.key}.log"
+        if not log.is_file():
+            continue
+        before = logs / f"{s.key}.before.log"
+        got = s.parse(log.read_text(), before.read_text() if before.is_file() else None, a)
+        rows += [(loads.get(s.key, "-"), r) for r in got]
+    print(f"All figures of the run logged in {logs} (re-read, nothing re-run)\n")
+    print(table(rows))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer runs, smaller inputs")
@@ -276,10 +304,12 @@ def main() -> int:
     ap.add_argument("--logs", default="", help="folder for every step's whole output (default: a temp dir)")
     ap.add_argument("--before-python", default="", help="interpreter for the 325fe7d side of startup/index "
                                                         "(needs pydantic-settings; default: main's venv if it has it)")
+    ap.add_argument("--from-logs", default="", help="print the table of an earlier run from its --logs folder")
+    ap.add_argument("--run-output", default="", help="with --from-logs: that run's printed output (load averages)")
     ap.add_argument("--scale-json", default="", help="take the scale figures from this bench_scale.py --json "
                                                      "file instead of re-running it (the table says so)")
     a = ap.parse_args()
-    a.logs = a.logs or tempfile.mkdtemp(prefix="bench-all-")
+    a.logs = a.logs or a.from_logs or tempfile.mkdtemp(prefix="bench-all-")
     Path(a.logs).mkdir(parents=True, exist_ok=True)
     a.refresh_json = str(Path(a.logs) / "refresh.json")
     a.before_python = old_python(a.before_python)
@@ -289,6 +319,9 @@ def main() -> int:
           f"before-python {a.before_python}; logs in {a.logs}; load average {os.getloadavg()[0]:.1f}", flush=True)
     tree: Path | None = None
     rows: list[tuple[str, Row]] = []
+    loads: dict[str, str] = {}
+    if a.from_logs:
+        return render_logs(a, chosen)
     t_all = time.perf_counter()
     try:
         for s in chosen:
@@ -310,6 +343,8 @@ def main() -> int:
                 last = next((x for x in reversed(out.strip().splitlines()) if x.strip()), "no output")
                 got = [Row(f"{s.key}: no figures (exit {code})", last[:120])]
             rows += [(load, r) for r in got]
+            loads[s.key] = load
+            (Path(a.logs) / "loads.json").write_text(json.dumps(loads))
             print(f"  {s.key}: {len(got)} figures in {time.perf_counter() - t:.0f} s (load {load})", flush=True)
     finally:
         if tree is not None:
