@@ -113,9 +113,10 @@ def p_refresh(out: str, before: str | None, a: argparse.Namespace) -> list[Row]:
         data = json.loads(Path(a.refresh_json).read_text())
         rows = []
         for k, v in data.items() if isinstance(data, dict) else []:
-            if isinstance(v, dict) and "after" in v:
-                rows.append(Row(f"refresh one-file edit, stdlib, {k.replace('_', ' ')} (ms)", str(v["after"]), str(v.get("before", "-")),
-                                ratio(str(v["after"]), str(v.get("before", ""))),
+            if isinstance(v, dict) and isinstance(v.get("after"), int | float):
+                aft, bef = f"{v['after']:,.0f}", f"{v.get('before', 0):,.0f}"
+                unit = "" if k == "resolved_files" else " (ms)"
+                rows.append(Row(f"refresh one-file edit, stdlib, {k.replace('_', ' ')}{unit}", aft, bef, ratio(aft, bef),
                                 "bench_refresh_affected.py's own: whole-repo re-resolution, alternating"))
         if rows:
             return rows
