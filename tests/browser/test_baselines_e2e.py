@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from codegraph.core.embedded_graph import EmbeddedGraphStore
-from codegraph.indexer.state import StateStore
 from tests.browser.test_dashboard_e2e import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -22,19 +21,14 @@ from tests.browser.test_dashboard_e2e import (
     serve_dashboard,
     shot,
 )
-from tests.triage.fixture import Tree, write_tree
+from tests.triage.fixture import home_tree
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def dropped_then_recovered(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("bl")
-    home = base / "home"
-    home.mkdir()
-    graph, state = EmbeddedGraphStore(home / "graph.db"), StateStore(home / "state.db")
-    try:
-        tree = Tree(write_tree(base / "src"), "app", graph, state)
+    with home_tree(tmp_path_factory.mktemp("bl")) as (home, tree):
         # 60 calls of `cfg.get(...)` on an unknown receiver: the dict.get stub for Triage.
         tree.write("app/settings.py", "def read(cfg):\n" + "".join(f"    cfg.get('k{i}')\n" for i in range(60)))
         tree.index()
@@ -43,9 +37,6 @@ def dropped_then_recovered(tmp_path_factory: pytest.TempPathFactory) -> Path:
         tree.index()
         tree.write("app/audit.py", audit)
         tree.index()
-    finally:
-        state.close()
-        graph.close()
     return home
 
 

@@ -15,7 +15,6 @@ import pytest
 
 from codegraph.core import triage
 from codegraph.core.embedded_graph import EmbeddedGraphStore
-from codegraph.indexer.state import StateStore
 from tests.browser.test_dashboard_e2e import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -25,25 +24,17 @@ from tests.browser.test_dashboard_e2e import (
     serve_dashboard,
     shot,
 )
-from tests.triage.fixture import Tree, write_tree
+from tests.triage.fixture import home_tree
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("tri")
-    home = base / "home"
-    home.mkdir()
-    graph, state = EmbeddedGraphStore(home / "graph.db"), StateStore(home / "state.db")
-    try:
-        tree = Tree(write_tree(base / "src"), "app", graph, state)
+    with home_tree(tmp_path_factory.mktemp("tri")) as (home, tree):
         tree.write("app/settings.py", "def read(cfg):\n" + "".join(f"    cfg.get('k{i}')\n" for i in range(60)))
         tree.write("app/more/extra.py", "def more(cfg):\n" + "".join(f"    cfg.get('m{i}')\n" for i in range(3)))
         tree.index()
-    finally:
-        state.close()
-        graph.close()
     return home
 
 

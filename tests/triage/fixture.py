@@ -9,10 +9,13 @@ receiver, 2 call sites), ``requests`` (imported twice), ``requests.get`` (2),
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from codegraph.core.embedded_graph import EmbeddedGraphStore
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import DERIVED_EDGES, FILE, ISSUE, SYMBOL
 from codegraph.indexer.pipeline import IndexSummary, index_repo
@@ -89,6 +92,20 @@ def write_tree(root: Path) -> Path:
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text, encoding="utf-8")
     return root
+
+
+@contextmanager
+def home_tree(base: Path) -> Iterator[tuple[Path, Tree]]:
+    """The fixture tree under ``base/src`` (repo ``app``, not indexed yet) with embedded
+    stores in a new ``base/home``, as a CODEGRAPH_HOME; the stores close on exit."""
+    home = base / "home"
+    home.mkdir()
+    graph, state = EmbeddedGraphStore(home / "graph.db"), StateStore(home / "state.db")
+    try:
+        yield home, Tree(write_tree(base / "src"), "app", graph, state)
+    finally:
+        state.close()
+        graph.close()
 
 
 EdgeRow = tuple[str, str, str, str, int, str, str]

@@ -11,10 +11,8 @@ import sys
 from pathlib import Path
 
 from codegraph.core import triage
-from codegraph.core.embedded_graph import EmbeddedGraphStore
 from codegraph.core.figures import direction, lower_is_better, regressions
-from codegraph.indexer.state import StateStore
-from tests.triage.fixture import Tree, write_tree
+from tests.triage.fixture import home_tree
 
 CLI = [sys.executable, "-m", "codegraph"]
 
@@ -35,11 +33,8 @@ def test_direction_is_defined_once() -> None:
 
 
 def test_stubs_falling_is_progress_and_exits_0(tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    home.mkdir()
-    graph, state = EmbeddedGraphStore(home / "graph.db"), StateStore(home / "state.db")
-    tree = Tree(write_tree(tmp_path / "src"), "app", graph, state)
-    try:
+    with home_tree(tmp_path) as (home, tree):
+        graph = tree.graph
         tree.index()
         [sym] = [n for n in graph.find_nodes("app.store.save", ["Symbol"], "app", 5)
                  if n.props.get("qualified_name") == "app.store.save"]
@@ -56,6 +51,3 @@ def test_stubs_falling_is_progress_and_exits_0(tmp_path: Path) -> None:
         tree.index()
         code, rep = _baseline(home)
         assert code == 1 and "symbols" in {d["key"] for d in rep["drops"]}
-    finally:
-        state.close()
-        graph.close()

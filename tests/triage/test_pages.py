@@ -13,11 +13,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from codegraph.core import triage
-from codegraph.core.embedded_graph import EmbeddedGraphStore
 from codegraph.core.models import stub_uid
-from codegraph.indexer.state import StateStore
 from tests.dashboard.conftest import open_app
-from tests.triage.fixture import FILES, Tree, derived_edges, stubs, write_tree
+from tests.triage.fixture import FILES, Tree, derived_edges, home_tree, stubs
 from tests.triage.issues_fixture import EXPORT
 
 
@@ -56,15 +54,10 @@ def point_at(monkeypatch: pytest.MonkeyPatch) -> Callable[[Path], None]:
 @pytest.fixture
 def site(tmp_path: Path, point_at: Callable[..., None]) -> Iterator[Tree]:
     """The fixture tree indexed into CODEGRAPH_HOME's embedded stores, dashboard pointed at it."""
-    home = tmp_path / "home"
-    home.mkdir()
-    point_at(home)
-    graph, state = EmbeddedGraphStore(home / "graph.db"), StateStore(home / "state.db")
-    tree = Tree(write_tree(tmp_path / "src"), "app", graph, state)
-    tree.index()
-    yield tree
-    state.close()
-    graph.close()
+    with home_tree(tmp_path) as (home, tree):
+        point_at(home)
+        tree.index()
+        yield tree
 
 
 @pytest.mark.parametrize("page", ["triage.py", "issues.py", "baselines.py"])
