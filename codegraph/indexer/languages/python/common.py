@@ -4,6 +4,7 @@ of modules and files, and small helpers every part uses (docs/DESIGN.md#extracti
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from tree_sitter import Node
@@ -70,6 +71,22 @@ _TEST_NAME = re.compile(r"^(test_.*|.*_test)\.pyi?$")
 # Sentinels of the flow-insensitive type inference.
 _NONE = ("none",)      # assigned None: ignored when combining (x = None; later x = C())
 _BUILTIN = ("builtin",)  # a builtin value (literal, list(), annotated str...)
+
+
+def memoized(memo: dict[Any, Any], in_progress: set[Any], key: Any, compute: Callable[[], Any]) -> Any:
+    """``memo[key]``, computed once by ``compute()``; None while ``key`` is being computed
+    further up the stack (a cycle such as ``self.a = self.b; self.b = self.a``)."""
+    if key in memo:
+        return memo[key]
+    if key in in_progress:
+        return None
+    in_progress.add(key)
+    try:
+        t = compute()
+    finally:
+        in_progress.discard(key)
+    memo[key] = t
+    return t
 
 
 def module_name(path: str) -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Node
 
-from codegraph.indexer.languages.python.common import _start
+from codegraph.indexer.languages.python.common import _start, memoized
 
 if TYPE_CHECKING:
     from codegraph.indexer.languages.python.scopes import _Scope
@@ -35,31 +35,24 @@ class ConstructorsMixin:
         cls = fn.parent
         if index is None or cls is None or cls.kind != "class" or fn.qn != f"{cls.qn}.__init__":
             return None
-        key = ("ctor_arg", id(fn), index)
-        if key in self.memo:
-            return self.memo[key]
-        if key in self.in_progress:
-            return None
-        self.in_progress.add(key)
-        try:
-            t = None
+
+        def compute() -> Any:
             sites = self.constructions(cls)
-            if sites:
-                types: list[Any] = []
-                for sc, call in sites:
-                    arg = self.call_argument(call, index, name)
-                    if arg is _SPLAT:
-                        types = [None]
-                        break
-                    if arg is None:
-                        types.append(self.type_of_expr(cls, default) if default is not None else None)
-                    else:
-                        types.append(self.type_of_expr(sc, arg))
-                t = self.combine_types(types)
-        finally:
-            self.in_progress.discard(key)
-        self.memo[key] = t
-        return t
+            if not sites:
+                return None
+            types: list[Any] = []
+            for sc, call in sites:
+                arg = self.call_argument(call, index, name)
+                if arg is _SPLAT:
+                    types = [None]
+                    break
+                if arg is None:
+                    types.append(self.type_of_expr(cls, default) if default is not None else None)
+                else:
+                    types.append(self.type_of_expr(sc, arg))
+            return self.combine_types(types)
+
+        return memoized(self.memo, self.in_progress, ("ctor_arg", id(fn), index), compute)
 
     def constructions(self, cls: _Scope) -> list[tuple[Any, Node]] | None:
         """(scope, call) of every ``Cls(...)`` of this file naming ``cls``; None when a

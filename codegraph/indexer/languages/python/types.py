@@ -23,6 +23,7 @@ from codegraph.indexer.languages.python.common import (
     _looks_like_class,
     _paths,
     _qjoin,
+    memoized,
 )
 from codegraph.indexer.languages.python.scopes import scope_is_cls_method
 from codegraph.indexer.records import Reference
@@ -156,29 +157,22 @@ class TypesMixin:
         cls = inst[3]
         if cls is None or depth > 8:
             return None
-        key = (id(cls), "." + attr)
-        if key in self.memo:
-            return self.memo[key]
-        if key in self.in_progress:
-            return None
-        self.in_progress.add(key)
-        try:
+
+        def compute() -> Any:
             assigns = cls.attrs.get(attr)
             if assigns:
                 t = _combine([self.type_of_assigned(sc, v, a) for v, a, sc in assigns])
                 if t is not None and t[0] == "inst":
                     t = ("inst", t[1], "receiver_type", t[3], t[4])
-            else:
-                t = None
-                for kind, ent in self.base_entities(cls):
-                    if kind == "def":
-                        t = self.attr_type(("inst", ent[1], "receiver_type", ent[3], None), attr, depth + 1)
-                        if t is not None:
-                            break
-        finally:
-            self.in_progress.discard(key)
-        self.memo[key] = t
-        return t
+                return t
+            for kind, ent in self.base_entities(cls):
+                if kind == "def":
+                    t = self.attr_type(("inst", ent[1], "receiver_type", ent[3], None), attr, depth + 1)
+                    if t is not None:
+                        return t
+            return None
+
+        return memoized(self.memo, self.in_progress, (id(cls), "." + attr), compute)
 
     def type_of_call(self, scope: _Scope, call: Node) -> Any:
         fn = call.child_by_field_name("function")
@@ -281,20 +275,14 @@ class TypesMixin:
         rets = self.returns.get(id(fn))
         if not rets:
             return None
-        key = ("returned", id(fn))
-        if key in self.memo:
-            return self.memo[key]
-        if key in self.in_progress:
-            return None
-        self.in_progress.add(key)
-        try:
+
+        def compute() -> Any:
             t = _combine([self.type_of_expr(sc, r) for sc, r in rets])
-        finally:
-            self.in_progress.discard(key)
-        if t is not None and t[0] == "inst" and t[2] == "self":
-            t = ("inst", t[1], "receiver_type", t[3], t[4])
-        self.memo[key] = t
-        return t
+            if t is not None and t[0] == "inst" and t[2] == "self":
+                t = ("inst", t[1], "receiver_type", t[3], t[4])
+            return t
+
+        return memoized(self.memo, self.in_progress, ("returned", id(fn)), compute)
 
     @staticmethod
     def entity_qn(ent: tuple[Any, ...], attrs: list[str]) -> str:
