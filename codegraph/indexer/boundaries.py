@@ -107,21 +107,12 @@ class _Linker:
         self.res = resolution
         self.root = root
         self.out = BoundaryLinks()
-        self.sym_by_uid: dict[str, SymbolRecord] = {}
-        self.syms: dict[str, list[SymbolRecord]] = {}
-        self.module: dict[str, SymbolRecord] = {}
-        self.by_name: dict[str, list[SymbolRecord]] = defaultdict(list)
-        for path, fx in self.fx.items():
-            lst = []
-            for s in fx.symbols:
-                self.sym_by_uid[s.uid] = s
-                if s.kind == "module":
-                    self.module.setdefault(path, s)
-                else:
-                    lst.append(s)
-                    self.by_name[s.name].append(s)
-            lst.sort(key=lambda s: (s.line, -s.end_line))
-            self.syms[path] = lst
+        # Symbol maps are built when a record needs them (per file, or repo-wide on the
+        # first uid / name look-up): a refresh of a repo with few framework records then
+        # does not walk every symbol of the repo.
+        self._syms: dict[str, tuple[list[SymbolRecord], SymbolRecord | None]] = {}
+        self._by_uid: dict[str, SymbolRecord] | None = None
+        self._by_name: dict[str, list[SymbolRecord]] | None = None
         self.nodes: dict[str, Node] = {}
         self.seen: set[tuple[str, str, str, str, int]] = set()
         self._project: dict[str, str] = {}
@@ -130,6 +121,38 @@ class _Linker:
         self.consts: dict[str, dict[str, tuple[list[tuple[str, str]], dict[str, Any]]]] = {}
 
     # -- helpers ---------------------------------------------------------------------------
+    def file_syms(self, path: str) -> list[SymbolRecord]:
+        """The non-module symbols of ``path`` by (line, -end_line)."""
+        return self._file(path)[0]
+
+    def module_of(self, path: str) -> SymbolRecord | None:
+        return self._file(path)[1]
+
+    def _file(self, path: str) -> tuple[list[SymbolRecord], SymbolRecord | None]:
+        hit = self._syms.get(path)
+        if hit is None:
+            fx = self.fx.get(path)
+            syms = fx.symbols if fx is not None else []
+            lst = sorted((s for s in syms if s.kind != "module"), key=lambda s: (s.line, -s.end_line))
+            hit = self._syms[path] = (lst, next((s for s in syms if s.kind == "module"), None))
+        return hit
+
+    @property
+    def sym_by_uid(self) -> dict[str, SymbolRecord]:
+        if self._by_uid is None:
+            self._by_uid = {s.uid: s for fx in self.fx.values() for s in fx.symbols}
+        return self._by_uid
+
+    @property
+    def by_name(self) -> dict[str, list[SymbolRecord]]:
+        if self._by_name is None:
+            self._by_name = defaultdict(list)
+            for fx in self.fx.values():
+                for s in fx.symbols:
+                    if s.kind != "module":
+                        self._by_name[s.name].append(s)
+        return self._by_name
+
     def edge(self, etype: str, src: str, tgt: str, file: str, line: int, **extra: Any) -> None:
         e = Edge(etype, src, tgt, file, line, "framework", {k: v for k, v in extra.items() if v is not None})
         if e.key() in self.seen:
@@ -140,7 +163,7 @@ class _Linker:
     def enclosing(self, path: str, line: int, kinds: frozenset[str] | None = None) -> SymbolRecord | None:
         """Innermost non-module symbol whose lines contain ``line`` (optionally of ``kinds``)."""
         best: SymbolRecord | None = None
-        for s in self.syms.get(path, ()):
+        for s in self.file_syms(path):
             if s.line > line:
                 break
             if s.end_line >= line and (kinds is None or s.kind in kinds) and (
@@ -150,7 +173,7 @@ class _Linker:
 
     def owner(self, path: str, line: int) -> SymbolRecord | None:
         """The symbol a record belongs to: innermost callable, else the module symbol."""
-        return self.enclosing(path, line, _CALLABLE) or self.module.get(path)
+        return self.enclosing(path, line, _CALLABLE) or self.module_of(path)
 
     def imported_files(self, path: str, line: int, name: str | None = None, spec: str | None = None) -> list[str]:
         """Files the import statement at ``path:line`` resolved to (IMPORTS edges); when
@@ -219,12 +242,12 @@ class _Linker:
             files = self.imported_files(path, imp["line"], imp.get("name"), imp.get("spec"))
             want = last if "." in h or imp.get("name") in (None, "default", "*") else imp["name"]
             for f in files:
-                cands = [s for s in self.syms.get(f, ()) if s.name == want]
+                cands = [s for s in self.file_syms(f) if s.name == want]
                 if cands:
-                    cands.sort(key=lambda s: (s.parent is not None and s.parent != self.module.get(f, s).qualified_name,
+                    cands.sort(key=lambda s: (s.parent is not None and s.parent != (self.module_of(f) or s).qualified_name,
                                               s.line))
                     return cands[0]
-        same = [s for s in self.syms.get(path, ()) if s.name == last]
+        same = [s for s in self.file_syms(path) if s.name == last]
         if same:
             return same[0]
         if "." not in h or not imp:

@@ -41,14 +41,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import MISSING, asdict, dataclass, field, fields
-from typing import IO, Any, get_type_hints
-
-from pydantic import ConfigDict, Field, ValidationError, create_model
+from typing import IO, TYPE_CHECKING, Any, get_type_hints
 
 from codegraph.core.errors import BadInput
 from codegraph.core.models import FileRecord, SymbolRecord
 from codegraph.core.paths import safe_relpath
 from codegraph.indexer.hints import HintError, parse_owner, reference_hints
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 SCHEMA_VERSION = 1
 
@@ -142,6 +143,8 @@ class _Strict:
     fields (types exact, unknown keys refused) checks the dict, then the dataclass is built."""
 
     def __init__(self, cls: type) -> None:
+        from pydantic import ConfigDict, Field, create_model
+
         hints = get_type_hints(cls)
         spec: dict[str, Any] = {}
         for f in fields(cls):
@@ -158,7 +161,15 @@ class _Strict:
         return self.cls(**dict(self.model.model_validate(rec)))
 
 
-_FILE, _SYMBOL, _REF = _Strict(FileRecord), _Strict(SymbolRecord), _Strict(Reference)
+_CHECKS: list[_Strict] = []
+
+
+def _checks() -> list[_Strict]:
+    """The three record checks, built on the first JSONL read: pydantic's import and the
+    models cost ~0.25 s, which every indexer start-up (a refresh from the CLI) would pay."""
+    if not _CHECKS:
+        _CHECKS.extend([_Strict(FileRecord), _Strict(SymbolRecord), _Strict(Reference)])
+    return _CHECKS
 
 
 def _pydantic_reason(e: ValidationError) -> str:
@@ -178,6 +189,9 @@ def read_jsonl_run(lines: IO[str]) -> JsonlRun:
     the wrong type, a path outside the repo root, a record before its file_meta) is
     reported (line number, reason) and skipped; the rest is read. Raises BadInput when
     the header is missing or its schema_version is newer than this reader."""
+    from pydantic import ValidationError
+
+    check_file, check_symbol, check_ref = _checks()
     header: dict[str, Any] | None = None
     files: dict[str, FileExtraction] = {}
     run = JsonlRun({}, [], [])
@@ -211,16 +225,16 @@ def read_jsonl_run(lines: IO[str]) -> JsonlRun:
             elif rtype == "end":
                 run.end = rec
             elif rtype == "file_meta":
-                fr = _FILE(rec)
+                fr = check_file(rec)
                 files[fr.path] = FileExtraction(file=fr)
                 run.file_lines[fr.path] = no
                 last_file = fr.path
             elif rtype == "symbol":
-                s = _SYMBOL(rec)
+                s = check_symbol(rec)
                 files[s.file].symbols.append(s)
             elif rtype == "relationship":
                 rec["type"] = rec.pop("rel_type", None)
-                r = _REF(rec)
+                r = check_ref(rec)
                 reference_hints(r.extra)  # a malformed hint refuses the line (HintError)
                 files[r.file].references.append(r)
             elif rtype == "export":
