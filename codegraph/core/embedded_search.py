@@ -6,8 +6,11 @@ Layout (one file, ``settings.search_db``):
   ``name_terms``, ``qn_terms``, ``identifiers`` (identifier words, see
   ``codegraph.core.retrieval.identifier_field``) and ``has_vec``.
 - ``fts_name``, ``fts_qn``, ``fts_ident``, ``fts_text``: one FTS5 external-content
-  index per field (kept in step by triggers); BM25 = 3 x name + 2 x qualified name +
-  identifiers + text, each field scored with its own length statistics.
+  index per field; BM25 = 3 x name + 2 x qualified name + identifiers + text, each field
+  scored with its own length statistics. Updates and deletes of ``chunks`` reach them by
+  triggers; new rows are added by ``upsert_chunks`` in one ``INSERT ... SELECT`` per
+  field (an AFTER INSERT trigger made FTS5 flush its pending terms on every row, about
+  4x the CPU of the whole insert).
 - ``vectors``: chunk_id -> 384 float32 (1,536 bytes), apart from ``chunks`` so that
   loading the kNN matrix does not read source text.
 - ``vec_gen``: a per-repo counter bumped whenever vectors change; the cached kNN
@@ -37,7 +40,7 @@ if TYPE_CHECKING:  # numpy is imported where vectors are touched: BM25-only call
     import numpy as np
 
 DIM = 384
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: no AFTER INSERT triggers (upsert_chunks fills the FTS tables)
 BM25_WEIGHTS = (3.0, 2.0, 1.0, 1.0)  # name, qualified_name, identifiers, text
 _BATCH = 500  # rows per IN (...) list
 _CACHE_ENTRIES = 4  # kNN matrices kept (one per repo scope)
@@ -98,9 +101,7 @@ def _fts_ddl() -> str:
         parts.append(f"""CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(
     {col}, content='chunks', content_rowid='rowid', tokenize="unicode61 remove_diacritics 2"
 );
-CREATE TRIGGER IF NOT EXISTS {table}_ai AFTER INSERT ON chunks BEGIN
-    INSERT INTO {table}(rowid, {col}) VALUES (new.rowid, new.{col});
-END;
+DROP TRIGGER IF EXISTS {table}_ai;
 CREATE TRIGGER IF NOT EXISTS {table}_ad AFTER DELETE ON chunks BEGIN
     INSERT INTO {table}({table}, rowid, {col}) VALUES ('delete', old.rowid, old.{col});
 END;
@@ -235,6 +236,8 @@ class EmbeddedSearchIndex:
         conn = self._conn()
         if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
             return
+        # Version 1 files had AFTER INSERT triggers; the schema drops them (DROP TRIGGER IF
+        # EXISTS) and upsert_chunks adds new rows to the FTS tables itself.
         with self._write() as c:
             for stmt in _split_sql(_SCHEMA):
                 c.execute(stmt)
@@ -269,6 +272,10 @@ class EmbeddedSearchIndex:
         latest = {c.chunk_id: c for c in chunks}  # last one wins within a call
         items = list(latest.values())
         with self._write() as conn:
+            # Rows this call inserts get rowids above the largest one now (SQLite's rule
+            # for tables without INTEGER PRIMARY KEY); rows it updates keep theirs, and
+            # their FTS entries follow by the AFTER UPDATE triggers.
+            top = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0]
             dropped_repos: set[str] = set()
             for batch in _batches(items):
                 ids = [c.chunk_id for c in batch]
@@ -284,6 +291,9 @@ class EmbeddedSearchIndex:
                         [c.chunk_id for c in changed],
                     )
                     dropped_repos.update(c.repo for c in changed)
+            for table, col in FTS_FIELDS:  # one bulk insert per field: FTS5 flushes once
+                conn.execute(f"INSERT INTO {table}(rowid, {col}) SELECT rowid, {col} FROM chunks WHERE rowid > ?",
+                             (top,))
             if dropped_repos:
                 self._bump(conn, dropped_repos)
 
