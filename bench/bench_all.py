@@ -146,6 +146,16 @@ def p_embed(out: str, _: str | None, a: argparse.Namespace) -> list[Row]:
         rows.append(Row(f"embeddings {m.group(1)}: phase chunks/s (raw texts/s in before column)", m.group(4),
                         m.group(3), m.group(5), "same run: the model's raw throughput (goal ratio >= 0.90)"))
         rows.append(Row(f"embeddings {m.group(1)}: recall@10 kNN / hybrid", f"{m.group(6)} / {m.group(7)}"))
+    # bench_embed's per-round summary (rows:token_budget:streams configs, min and median ratio)
+    for m in re.finditer(r"^(fp32|int8) phase / ceiling over (\d+) rounds: wall min ([\d.]+), median ([\d.]+); "
+                         r"CPU min ([\d.]+), median ([\d.]+); phase ([\d.]+) texts/s, ceiling ([\d.]+) texts/s "
+                         r"\(([\d:]+)\)", out, re.M):
+        rows.append(Row(f"embeddings {m.group(1)}: phase texts/s (before column: bare-model ceiling, config "
+                        f"{m.group(9)})", m.group(7), m.group(8), f"{m.group(4)} (min {m.group(3)})",
+                        f"same run, {m.group(2)} rounds: ratio median (min); per CPU-second {m.group(6)} "
+                        f"(min {m.group(5)}); goal >= 0.90"))
+    for m in re.finditer(r"^\| (fp32|int8) \| [^|]*\([\d:]+\) \|(?:[^|]*\|){6} ([\d.]+) \| ([\d.]+) \|", out, re.M):
+        rows.append(Row(f"embeddings {m.group(1)}: recall@10 kNN / hybrid", f"{m.group(2)} / {m.group(3)}"))
     m = re.search(r"int8 vs fp32 cosine per chunk: mean ([\d.]+), min ([\d.]+)", out)
     if m:
         rows.append(Row("embeddings: int8 vs fp32 cosine mean / min", f"{m.group(1)} / {m.group(2)}"))
@@ -153,10 +163,18 @@ def p_embed(out: str, _: str | None, a: argparse.Namespace) -> list[Row]:
 
 
 def p_es(out: str, _: str | None, a: argparse.Namespace) -> list[Row]:
-    m0 = re.search(r"before = (\w+)", out)
-    src = f"bench_es_bulk.py's own: elastic_search.py of {m0.group(1) if m0 else '?'}, alternating"
-    return [Row(f"Elasticsearch {m.group(1)}", m.group(2), m.group(3), m.group(4), src)
-            for m in re.finditer(rf"^((?:upsert_chunks|set_vectors)[^\n]*?)\s{{2,}}{NUM}\s+{NUM}\s+{NUM}", out, re.M)]
+    # One table per "before" revision (header "... (before = REF)"); older output: one table.
+    tables = re.split(r"^figure .*\(before = (\w+)\)$", out, flags=re.M)
+    if len(tables) == 1:
+        m0 = re.search(r"before = (\w+)", out)
+        tables = ["", m0.group(1) if m0 else "?", out]
+    rows = []
+    for ref, text in zip(tables[1::2], tables[2::2], strict=True):
+        src = f"bench_es_bulk.py's own: elastic_search.py of {ref}, alternating"
+        rows += [Row(f"Elasticsearch {m.group(1)} (vs {ref})", m.group(2), m.group(3), m.group(4), src)
+                 for m in re.finditer(rf"^((?:upsert_chunks|set_vectors)[^\n]*?)\s{{2,}}{NUM}\s+{NUM}\s+{NUM}",
+                                      text, re.M)]
+    return rows
 
 
 _NEO = ("import_files rows/s (File+Symbol)", "replace_edges rows/s (CALLS)", "all rows/s (nodes+rels)",

@@ -4,31 +4,37 @@ in quality.
 
 Corpus: the chunks of a fixed set of standard-library modules (real code through the real
 extractor and chunker). For each model file:
-- ceiling: the bare model (onnxruntime session + tokenizer, no fastembed, no store), texts
-  sorted by token count, every batch size of ``--batches``; the best one is the raw
-  throughput (for int8, which the product runs one text per batch so a vector never
-  depends on its neighbours, the batch-1 figure is printed too);
+- ceiling: the bare model (an onnxruntime session of its own + the folder's tokenizer, no
+  fastembed, no store; texts sorted by token count) under every configuration of the grid
+  (``rows:token_budget:streams``: texts and tokens per run, runs in flight), the product's
+  configuration always among them; the best median is the raw throughput;
 - product: ``Embedder.embed`` of every chunk's embed text in one call (model load excluded);
 - phase: ``run_embedding`` into a fresh embedded index (reads, sorting, writes included);
-- ratio phase / ceiling (the issue's goal: >= 0.90).
+- phase / ceiling per round (the phase against the best configuration's run in the same
+  round), min and median over the rounds (the issue's goal: >= 0.90);
+- the bare model's vectors under the product's configuration against the product's.
 Throughput is texts per wall second and per CPU second of this process (all threads; the
-machine is shared, so the CPU figure moves less with the load); the phase, the product
-call and the ceiling run alternately ``--rounds`` times and the median is printed.
+machine is shared, so the CPU figure moves less with the load). Each round runs every job
+once, in an order rotated per round.
 Quality of int8 against fp32: mean and minimum cosine between the two vectors of each
 chunk, and recall@10 of kNN alone and of hybrid search on the labelled queries below
 (each names the one symbol a person asking it wants).
 
     .venv/bin/python bench/bench_embed.py [--threads 2] [--rounds 3] [--fp32-folder DIR]
+        [--fp32-grid 16:0:1,16:1024:2] [--int8-grid 1:0:2]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import sysconfig
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -94,15 +100,16 @@ def corpus() -> list[Chunk]:
 
 class BareModel:
     """The model file in an onnxruntime session of its own with the folder's tokenizer:
-    what the embedding costs without anything around it (the ceiling)."""
+    what the embedding costs without anything around it (the ceiling). Written apart from
+    the product's runner (codegraph.core.embed_runner) on purpose: the same session
+    options (threads = ``threads``, spinning off), its own batching and pooling."""
 
     def __init__(self, folder: Path, model_file: str, threads: int) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
         so = ort.SessionOptions()
-        if threads:
-            so.intra_op_num_threads = threads
+        so.intra_op_num_threads = threads or os.cpu_count() or 0
         so.add_session_config_entry("session.intra_op.allow_spinning", "0")
         so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         self.session = ort.InferenceSession(str(folder / model_file), so, providers=["CPUExecutionProvider"])
@@ -110,27 +117,67 @@ class BareModel:
         self.tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tok.enable_truncation(max_length=256)
         self.tok.no_padding()  # tokenizer.json may pad to a fixed length; batches pad here, masked
+        self.pools: dict[int, ThreadPoolExecutor] = {}
 
-    def embed(self, texts: list[str], batch: int) -> np.ndarray:
+    def _one(self, encs: list, part: list[int], out: np.ndarray) -> None:  # type: ignore[type-arg]
+        width = max(len(encs[i].ids) for i in part)
+        ids = np.zeros((len(part), width), dtype=np.int64)
+        mask = np.zeros((len(part), width), dtype=np.int64)
+        for row, i in enumerate(part):
+            n = len(encs[i].ids)
+            ids[row, :n], mask[row, :n] = encs[i].ids, 1
+        feed = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self.inputs:
+            feed["token_type_ids"] = np.zeros_like(ids)
+        hidden = self.session.run(None, feed)[0]
+        m = mask[..., None].astype(np.float32)
+        pooled = (hidden * m).sum(1) / np.maximum(m.sum(1), 1e-9)
+        out[part] = pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
+
+    def embed(self, texts: list[str], cfg: Config) -> np.ndarray:
+        """Vectors of ``texts`` under ``cfg``: sorted by token count, batches of at most
+        ``cfg.rows`` texts and ``cfg.budget`` tokens (rows x longest; 0 = no limit),
+        ``cfg.streams`` runs in flight."""
         encs = self.tok.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encs[i].ids))
+        parts: list[list[int]] = []
+        for i in order:
+            if parts and len(parts[-1]) < cfg.rows and (
+                    not cfg.budget or (len(parts[-1]) + 1) * len(encs[i].ids) <= cfg.budget):
+                parts[-1].append(i)
+            else:
+                parts.append([i])
         out = np.empty((len(texts), 384), dtype=np.float32)
-        for s in range(0, len(order), batch):
-            part = order[s:s + batch]
-            width = max(len(encs[i].ids) for i in part)
-            ids = np.zeros((len(part), width), dtype=np.int64)
-            mask = np.zeros((len(part), width), dtype=np.int64)
-            for row, i in enumerate(part):
-                n = len(encs[i].ids)
-                ids[row, :n], mask[row, :n] = encs[i].ids, 1
-            feed = {"input_ids": ids, "attention_mask": mask}
-            if "token_type_ids" in self.inputs:
-                feed["token_type_ids"] = np.zeros_like(ids)
-            hidden = self.session.run(None, feed)[0]
-            m = mask[..., None].astype(np.float32)
-            pooled = (hidden * m).sum(1) / np.maximum(m.sum(1), 1e-9)
-            out[part] = pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
+        if cfg.streams == 1:
+            for part in parts:
+                self._one(encs, part, out)
+        else:
+            pool = self.pools.setdefault(cfg.streams, ThreadPoolExecutor(cfg.streams))
+            list(pool.map(lambda p: self._one(encs, p, out), parts))
         return out
+
+
+@dataclass(frozen=True)
+class Config:
+    """A way to run the bare model: at most ``rows`` texts and ``budget`` tokens (0: no
+    limit) per run, ``streams`` runs in flight. Written ``rows:budget:streams``."""
+
+    rows: int
+    budget: int
+    streams: int
+
+    @classmethod
+    def parse(cls, text: str) -> Config:
+        r, b, s = (int(x) for x in text.split(":"))
+        return cls(r, b, s)
+
+    def __str__(self) -> str:
+        return f"{self.rows}:{self.budget}:{self.streams}"
+
+
+def product_config(emb: Embedder) -> Config:
+    """The product's batching as a Config (what Embedder.embed does)."""
+    return Config(1 if emb.batch_dependent else emb.batch_size, emb.token_budget, emb.streams)
 
 
 def timed(fn, *args, **kw) -> tuple[tuple[float, float], object]:  # type: ignore[no-untyped-def]
@@ -158,15 +205,21 @@ def recall_at_10(ix: EmbeddedSearchIndex, emb: Embedder, knn_only: bool) -> floa
     return hits / len(LABELS)
 
 
+GRIDS = {  # ceiling configurations tried (the product's is always added)
+    "fp32": "8:0:1,16:0:1,64:0:1",
+    "int8": "1:0:1,64:0:1",
+}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--threads", type=int, default=0, help="onnxruntime threads (0 = all cores)")
+    ap.add_argument("--threads", type=int, default=0, help="onnxruntime threads (0 = the cores)")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--batches", default="1,8,16,32,64,128", help="batch sizes tried for the ceiling")
+    ap.add_argument("--fp32-grid", default=GRIDS["fp32"], help="ceiling configs rows:token_budget:streams")
+    ap.add_argument("--int8-grid", default=GRIDS["int8"])
     ap.add_argument("--fp32-folder", default=str(PROJECT_ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2-onnx"))
     ap.add_argument("--int8-folder", default=str(PROJECT_ROOT / "models" / "all-MiniLM-L6-v2-onnx"))
     args = ap.parse_args()
-    import os
 
     chunks = corpus()
     qns = {c.qualified_name for c in chunks}
@@ -176,58 +229,82 @@ def main() -> None:
         for q in [q for q, qn in LABELS.items() if qn in missing]:
             LABELS.pop(q)
     texts = [c.embed_text for c in chunks]
-    batches = [int(b) for b in args.batches.split(",")]
-    print(f"corpus: {len(chunks)} chunks of {len(MODULES)} standard-library modules; {len(LABELS)} labelled "
-          f"queries; threads {args.threads or 'all'}; load average {os.getloadavg()[0]:.1f}")
+    n = len(texts)
+    print(f"corpus: {n} chunks of {len(MODULES)} standard-library modules; {len(LABELS)} labelled "
+          f"queries; threads {args.threads or os.cpu_count()}; {args.rounds} rounds, alternating; "
+          f"load average {os.getloadavg()[0]:.1f}", flush=True)
     vectors: dict[str, np.ndarray] = {}
     rows = []
-    for label, folder, file in (("fp32", args.fp32_folder, "model.onnx"),
-                                ("int8", args.int8_folder, "model_quantized.onnx")):
+    for label, folder, file, grid_text in (("fp32", args.fp32_folder, "model.onnx", args.fp32_grid),
+                                           ("int8", args.int8_folder, "model_quantized.onnx", args.int8_grid)):
         emb = Embedder(Path(folder), file, threads=args.threads or None)
         if not emb.available:
             print(f"{label}: {emb.reason}")
             continue
         load = emb.load()
         bare = BareModel(Path(folder), file, args.threads)
+        mine = product_config(emb)
+        grid = list(dict.fromkeys([Config.parse(g) for g in grid_text.split(",")] + [mine]))
         emb.embed(texts[:8])  # warm-up
-        bare.embed(texts[:8], 8)
-        ceil: dict[int, list[tuple[float, float]]] = {b: [] for b in batches}
-        product: list[tuple[float, float]] = []
-        phase: list[tuple[float, float]] = []
+        for cfg in grid:
+            bare.embed(texts[:8], cfg)
+        load_avg = [os.getloadavg()[0]]
+        times: dict[str, list[tuple[float, float]]] = {str(c): [] for c in grid}
+        times["product"], times["phase"] = [], []
         with tempfile.TemporaryDirectory() as tmp:
             for r in range(args.rounds):
-                for b in batches:
-                    ceil[b].append(timed(bare.embed, texts, b)[0])
-                took, vecs = timed(emb.embed, texts)
-                product.append(took)
-                vectors[label] = vecs  # type: ignore[assignment]
                 ix = EmbeddedSearchIndex(Path(tmp) / f"search-{r}.db")
                 ix.upsert_chunks(chunks)
-                phase.append(timed(run_embedding, ix, emb, repo=REPO)[0])
+                jobs: list[tuple[str, object]] = [(str(c), c) for c in grid] + [("product", None), ("phase", None)]
+                shift = r % len(jobs)  # rotate the order each round: no job always runs first or last
+                for name, cfg in jobs[shift:] + jobs[:shift]:
+                    if name == "product":
+                        took, vecs = timed(emb.embed, texts)
+                        vectors[label] = vecs  # type: ignore[assignment]
+                    elif name == "phase":
+                        took, _ = timed(run_embedding, ix, emb, repo=REPO)
+                    else:
+                        took, _ = timed(bare.embed, texts, cfg)
+                    times[name].append(took)
                 if r == args.rounds - 1:
                     r_knn, r_hyb = recall_at_10(ix, emb, True), recall_at_10(ix, emb, False)
                 ix.close()
-        n = len(texts)
-        per_batch = {b: rate(n, v) for b, v in ceil.items()}
-        best = max(per_batch, key=lambda b: per_batch[b][0])
-        bare_vs_product = float(np.min(np.sum(bare.embed(texts, 1 if emb.batch_dependent else 64) * vectors[label],
-                                              axis=1)))
-        rows.append((label, load, per_batch, best, rate(n, product), rate(n, phase), r_knn, r_hyb, emb.batch_dependent,
-                     bare_vs_product))
-    print("\nthroughput, texts/s (wall | per CPU-second), median of", args.rounds, "rounds")
-    print("| model | ceiling: bare model, best batch | ceiling at batch 1 | product embed() | phase "
-          "| phase / ceiling (wall, CPU) | load s | recall@10 kNN | recall@10 hybrid | product batching |")
-    print("| --- | --- | --- | --- | --- | --- | ---: | ---: | ---: | --- |")
-    for label, load, per_batch, best, prod, ph, r_knn, r_hyb, one, _ in rows:
-        c, c1 = per_batch[best], per_batch.get(1, (float("nan"), float("nan")))
-        print(f"| {label} | {c[0]:.1f} / {c[1]:.1f} (batch {best}) | {c1[0]:.1f} / {c1[1]:.1f} "
-              f"| {prod[0]:.1f} / {prod[1]:.1f} | {ph[0]:.1f} / {ph[1]:.1f} "
-              f"| {ph[0] / c[0]:.2f}, {ph[1] / c[1]:.2f} | {load:.2f} | {r_knn:.2f} | {r_hyb:.2f} "
-              f"| {'one text per run (batch-dependent int8)' if one else '16 per run, sorted by length'} |")
-    for label, _, per_batch, _, _, _, _, _, _, agree in rows:
-        print(f"{label} ceiling by batch size (wall texts/s): "
-              + ", ".join(f"{b}: {v[0]:.1f}" for b, v in per_batch.items())
-              + f"; bare model vs product vectors: min cosine {agree:.4f}")
+                load_avg.append(os.getloadavg()[0])
+                print(f"{label} round {r + 1}: phase {n / times['phase'][-1][0]:.1f} texts/s, best bare "
+                      f"{max(n / times[str(c)][-1][0] for c in grid):.1f}; load average {load_avg[-1]:.1f}",
+                      flush=True)
+        per_cfg = {str(c): rate(n, times[str(c)]) for c in grid}
+        best = max(per_cfg, key=lambda k: per_cfg[k][0])
+        # per round: phase / the best configuration's run of that same round
+        wall_r = [times[best][i][0] / times["phase"][i][0] for i in range(args.rounds)]
+        cpu_r = [times[best][i][1] / times["phase"][i][1] for i in range(args.rounds)]
+        agree = float(np.min(np.sum(bare.embed(texts, mine) * vectors[label], axis=1)))
+        rows.append(dict(label=label, load=load, per_cfg=per_cfg, best=best, mine=str(mine),
+                         prod=rate(n, times["product"]), phase=rate(n, times["phase"]), knn=r_knn, hyb=r_hyb,
+                         wall_r=wall_r, cpu_r=cpu_r, agree=agree, load_avg=(min(load_avg), max(load_avg))))
+    print(f"\nthroughput, texts/s (wall / per CPU-second of this process), median of {args.rounds} rounds; "
+          "config = rows:token_budget:streams")
+    print("| model | ceiling: bare model, best config | bare model, product's config | product embed() | phase "
+          "| phase / ceiling per round, wall min, median | CPU min, median | load s | recall@10 kNN "
+          "| recall@10 hybrid | load average |")
+    print("| --- | --- | --- | --- | --- | --- | --- | ---: | ---: | ---: | --- |")
+    for x in rows:
+        c, m, p, ph = x["per_cfg"][x["best"]], x["per_cfg"][x["mine"]], x["prod"], x["phase"]
+        print(f"| {x['label']} | {c[0]:.1f} / {c[1]:.1f} ({x['best']}) | {m[0]:.1f} / {m[1]:.1f} ({x['mine']}) "
+              f"| {p[0]:.1f} / {p[1]:.1f} | {ph[0]:.1f} / {ph[1]:.1f} "
+              f"| {min(x['wall_r']):.2f}, {statistics.median(x['wall_r']):.2f} "
+              f"| {min(x['cpu_r']):.2f}, {statistics.median(x['cpu_r']):.2f} | {x['load']:.2f} "
+              f"| {x['knn']:.2f} | {x['hyb']:.2f} | {x['load_avg'][0]:.1f}-{x['load_avg'][1]:.1f} |")
+    print()
+    for x in rows:
+        print(f"{x['label']} phase / ceiling over {len(x['wall_r'])} rounds: wall min {min(x['wall_r']):.2f}, "
+              f"median {statistics.median(x['wall_r']):.2f}; CPU min {min(x['cpu_r']):.2f}, "
+              f"median {statistics.median(x['cpu_r']):.2f}; phase {x['phase'][0]:.1f} texts/s, ceiling "
+              f"{x['per_cfg'][x['best']][0]:.1f} texts/s ({x['best']})")
+    for x in rows:
+        print(f"{x['label']} ceiling by config (wall texts/s, median): "
+              + ", ".join(f"{k}: {v[0]:.1f}" for k, v in x["per_cfg"].items())
+              + f"; bare model ({x['mine']}) vs product vectors: min cosine {x['agree']:.4f}")
     if "fp32" in vectors and "int8" in vectors:
         cos = np.sum(vectors["fp32"] * vectors["int8"], axis=1)
         print(f"\nint8 vs fp32 cosine per chunk: mean {float(np.mean(cos)):.4f}, min {float(np.min(cos)):.4f}, "

@@ -5,8 +5,11 @@ Chunks are real: the standard library's files (tests left out) through the real
 extractor and chunker. "before" is ``codegraph/core/elastic_search.py`` as it was at
 ``--before`` (loaded from git under another module name, same client and server);
 "after" is this checkout. Runs alternate after/before ``--runs`` times, each into a
-fresh index, in batches of 2,000 chunks as the pipeline writes them; medians and the
-ratio after/before. Needs Elasticsearch (``make services`` writes .codegraph/services.env).
+fresh index, in batches of 2,000 chunks as the pipeline writes them (inside the module's
+``bulk_load`` block when it has one, as the pipeline does for a load of more than one
+batch; the time includes the block's end: queued requests, settings restored, refresh);
+medians and the ratio after/before. ``--before`` takes a comma list of revisions (the
+first is the ratio's "before"; each gets its own rows). Needs Elasticsearch (``make services`` writes .codegraph/services.env).
 
 Chunks carry their BM25 terms (``Chunk.terms``) as the pipeline's extraction workers
 compute them; a "before" module that ignores them computes them itself (that is part of
@@ -21,6 +24,7 @@ printed next to every run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import os
 import statistics
@@ -43,7 +47,7 @@ from codegraph.indexer.chunks import chunks_for_file  # noqa: E402
 from codegraph.indexer.extract import extract_source  # noqa: E402
 from tests.services import service_settings  # noqa: E402
 
-BEFORE_DEFAULT = "325fe7d"  # main before the bulk work
+BEFORE_DEFAULT = "40135e5,325fe7d"  # main before this session's bulk work, main before any bulk work
 BATCH = 2000  # chunks per upsert_chunks call, as codegraph.indexer.pipeline writes them
 TEST_PARTS = ("test", "tests", "idle_test", "site-packages")
 REPO = "cg-esbulk"
@@ -100,9 +104,11 @@ def one_run(cls: Any, url: str, prefix: str, repo: str, chunks: list[Chunk],
     ix.ensure_schema()
     ix.delete_repo(repo)
     mine = chunks
+    load = getattr(ix, "bulk_load", None)
     t, c = time.perf_counter(), cpu_now(pid)
-    for i in range(0, len(mine), BATCH):
-        ix.upsert_chunks(mine[i:i + BATCH])
+    with load(repo) if load is not None else contextlib.nullcontext():
+        for i in range(0, len(mine), BATCH):
+            ix.upsert_chunks(mine[i:i + BATCH])
     wall, cpu = time.perf_counter() - t, cpu_now(pid) - c
     t, c = time.perf_counter(), cpu_now(pid)
     items = list(vectors.items())
@@ -128,31 +134,35 @@ def main() -> None:
         return
     from codegraph.core.elastic_search import ElasticsearchIndex
 
-    before = old_module(args.before).ElasticsearchIndex
+    befores = [b.strip() for b in args.before.split(",") if b.strip()]
+    sides = [("after", ElasticsearchIndex, "cgbench")] + [
+        (f"before {b}", old_module(b).ElasticsearchIndex, f"cgbenchold{k}") for k, b in enumerate(befores)]
     chunks = real_chunks(args.files)
     rng = np.random.default_rng(3)
     repo = REPO
     vectors = {c.chunk_id: rng.normal(size=384).astype(np.float32) for c in chunks[: args.vectors]}
     print(f"{len(chunks)} real chunks from {args.files} standard-library files; {len(vectors)} vectors; "
-          f"Elasticsearch {settings.search}; before = {args.before}")
+          f"Elasticsearch {settings.search}; before = {befores[0]}")
     pid = server_pid()
-    res: dict[str, list[tuple[float, float, float, float]]] = {"after": [], "before": []}
+    res: dict[str, list[tuple[float, float, float, float]]] = {side: [] for side, _, _ in sides}
     for run in range(args.runs):
-        for side, cls, prefix in (("after", ElasticsearchIndex, "cgbench"), ("before", before, "cgbenchold")):
+        order = sides if run % 2 == 0 else sides[::-1]  # no side always first
+        for side, cls, prefix in order:
             r = one_run(cls, settings.search, prefix, repo, chunks, vectors, pid)
             res[side].append(r)
-            print(f"run {run + 1} {side:6}: upsert {r[0]:7,.0f} chunks/s ({r[2]:7,.0f} per CPU-s), "
+            print(f"run {run + 1} {side:14}: upsert {r[0]:7,.0f} chunks/s ({r[2]:7,.0f} per CPU-s), "
                   f"set_vectors {r[1]:6,.0f} chunks/s ({r[3]:6,.0f} per CPU-s); load average "
                   f"{os.getloadavg()[0]:.1f}", flush=True)
     print(f"runs: {args.runs} per side, alternating after/before; wall clock and CPU of this process + "
           f"the server{' (pid ' + pid + ')' if pid else ' (server pid not found: client CPU only)'}\n")
-    print(f"{'figure':40} {'after':>10} {'before':>10} {'ratio':>6}")
     names = ("upsert_chunks chunks/s (new)", "set_vectors chunks/s",
              "upsert_chunks chunks per CPU-s", "set_vectors chunks per CPU-s")
-    for i, name in enumerate(names):
-        a = statistics.median(r[i] for r in res["after"])
-        b = statistics.median(r[i] for r in res["before"])
-        print(f"{name:40} {a:10,.0f} {b:10,.0f} {a / b:6.2f}")
+    for b_ref in befores:
+        print(f"{'figure':40} {'after':>10} {'before':>10} {'ratio':>6}  (before = {b_ref})")
+        for i, name in enumerate(names):
+            a = statistics.median(r[i] for r in res["after"])
+            b = statistics.median(r[i] for r in res[f"before {b_ref}"])
+            print(f"{name:40} {a:10,.0f} {b:10,.0f} {a / b:6.2f}")
     print(f"load average (1 min) at the end: {os.getloadavg()[0]:.1f}")
 
 if __name__ == "__main__":

@@ -17,6 +17,12 @@ float32 (not the int8 default, so that kNN agrees with the embedded backend).
 ``meta`` (not indexed) keeps the original name, qualified name, embed_text and lines.
 BM25 = multi_match most_fields over name^3, qualified_name^2, identifiers, text.
 
+Full loads (``bulk_load``, codegraph.core.es_bulk): refresh off and an asynchronous
+translog while inside, bulk requests in flight across calls, one refresh at the end,
+settings restored on leaving (also on error, and by the next writer after a kill).
+Outside a load every write method refreshes explicitly, so its writes are searchable on
+return; the index keeps the default periodic refresh.
+
 Deletes by file search the ids then bulk-delete them: ``_delete_by_query`` lives in
 the reindex module, which the integ-test distribution lacks. Transient errors (no
 connection, timeouts, 429/502/503/504) are retried with tenacity; a server that does
@@ -29,6 +35,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import numpy as np
@@ -50,6 +57,7 @@ except ImportError:  # pragma: no cover
     _Fast = JsonSerializer  # type: ignore[misc,assignment]
 
 from codegraph.core.errors import StoreUnavailable
+from codegraph.core.es_bulk import DEFAULT_SETTINGS, LOAD_SETTINGS, BulkLoad, settings_left_by_a_load
 from codegraph.core.models import Chunk
 from codegraph.core.retrieval import chunk_terms, query_terms
 
@@ -170,6 +178,7 @@ class ElasticsearchIndex:
         # _id -> index of chunks recently read, so that set_vectors after
         # chunks_missing_vectors (the embedding phase) needs no lookup round trip.
         self._where: dict[str, str] = {}
+        self._load: BulkLoad | None = None  # inside bulk_load
 
     @classmethod
     def from_settings(cls, settings: Any) -> ElasticsearchIndex:
@@ -259,18 +268,23 @@ class ElasticsearchIndex:
         parts = [actions[i:i + _BULK_CHUNK] for i in range(0, len(actions), _BULK_CHUNK)]
 
         def send(part: list[dict[str, Any]]) -> None:
+            self._send(part, ignore_missing)
+        if len(parts) == 1:
+            send(parts[0])
+        else:
+            # The server indexes one request per write thread: two in flight keep both
+            # cores busy, and the client encodes the next request while one is indexed.
+            with ThreadPoolExecutor(_BULK_IN_FLIGHT, thread_name_prefix="codegraph-bulk") as pool:
+                list(pool.map(send, parts))
+
+    def _send(self, part: list[dict[str, Any]], ignore_missing: bool = False) -> None:
+        """One bulk request through the helper (retried on 429, transient errors by _call).
+        Raises RuntimeError naming the first rejected document."""
+        try:
             self._call(
                 helpers.bulk, self.client, part, chunk_size=_BULK_CHUNK, max_chunk_bytes=_BULK_BYTES,
                 max_retries=3, initial_backoff=0.5, ignore_status=(404,) if ignore_missing else (),
             )
-        try:
-            if len(parts) == 1:
-                send(parts[0])
-            else:
-                # The server indexes one request per write thread: two in flight keep both
-                # cores busy, and the client encodes the next request while one is indexed.
-                with ThreadPoolExecutor(_BULK_IN_FLIGHT, thread_name_prefix="codegraph-bulk") as pool:
-                    list(pool.map(send, parts))
         except BulkIndexError as e:
             first = e.errors[0] if e.errors else {}
             raise RuntimeError(f"Elasticsearch rejected {len(e.errors)} document(s); first: {str(first)[:300]}") from e
@@ -300,8 +314,9 @@ class ElasticsearchIndex:
     def _ensure_index(self, index: str) -> bool:
         """Create ``index`` with codegraph's settings and mapping unless it exists; an
         existing index must have that mapping (a writer that skipped the template would
-        have left dynamic mappings, on which kNN and keyword filters do not work).
-        True when this call created it (so it holds no document yet)."""
+        have left dynamic mappings, on which kNN and keyword filters do not work). An
+        existing index left with a load's settings (a killed ``bulk_load``) gets the
+        defaults back and a refresh. True when this call created it (no document yet)."""
         if index in self._ready:
             return False
         try:
@@ -311,8 +326,8 @@ class ElasticsearchIndex:
         except ApiError as e:
             if e.status_code != 400 or "resource_already_exists" not in str(e):
                 raise
-            props = self._call(self.client.indices.get_mapping, index=index).body[index]["mappings"].get(
-                "properties", {})
+            got = self._call(self.client.indices.get, index=index).body[index]
+            props = got.get("mappings", {}).get("properties", {})
             if props.get("vector", {}).get("type") != "dense_vector" or props.get("chunk_id", {}).get(
                     "type") != "keyword":
                 raise StoreUnavailable(
@@ -320,14 +335,17 @@ class ElasticsearchIndex:
                     f"dense_vector fields): delete it (DELETE {self.url}/{index}) and index the repo again "
                     "(CODEGRAPH_SEARCH)"
                 ) from e
+            if settings_left_by_a_load(got.get("settings", {})) and (self._load is None or self._load.index != index):
+                self._call(self.client.indices.put_settings, index=index, settings=DEFAULT_SETTINGS)
+                self._refresh({index})
         self._ready.add(index)
         return False
 
     @staticmethod
     def _settings() -> dict[str, Any]:
-        # No periodic refresh: every write method refreshes explicitly when it is done, so a
-        # bulk load is not re-opened every second half-way (a full load writes ~2x faster).
-        return {"number_of_shards": 1, "number_of_replicas": 0, "refresh_interval": "-1", "analysis": _ANALYSIS}
+        # One node: no replica. Refresh stays the default (every second, only while searched);
+        # write methods refresh explicitly, and bulk_load turns it off for a full load.
+        return {"number_of_shards": 1, "number_of_replicas": 0, "analysis": _ANALYSIS}
 
     # -- lifecycle --------------------------------------------------------------------
     def ensure_schema(self) -> None:
@@ -347,17 +365,46 @@ class ElasticsearchIndex:
         self.client.close()
 
     # -- writes -----------------------------------------------------------------------
+    @contextmanager
+    def bulk_load(self, repo: str) -> Iterator[None]:
+        """A full load of ``repo``'s code index (codegraph.core.es_bulk): inside, refresh
+        and per-request fsync are off and ``upsert_chunks`` returns once its requests are
+        queued, so its chunks are searchable only when the block ends. On leaving (also by
+        an exception) the queued requests are waited for, the index settings go back to the
+        defaults and the index is refreshed; an error of a request is raised then."""
+        index = self.index_name(repo)
+        if self._load is not None:
+            raise RuntimeError(f"bulk_load({repo!r}) inside bulk_load of {self._load.index}")
+        created = self._ensure_index(index)
+        if not created:
+            self._refresh({index})  # a killed load's last writes become visible to the look-ups
+        self._call(self.client.indices.put_settings, index=index, settings=LOAD_SETTINGS)
+        load = self._load = BulkLoad(index, empty=created)
+        try:
+            yield
+            load.drain()
+        finally:
+            self._load = None
+            load.close()
+            try:
+                self._call(self.client.indices.put_settings, index=index, settings=DEFAULT_SETTINGS)
+            finally:
+                self._refresh({index})
+
     def upsert_chunks(self, chunks: list[Chunk]) -> None:
         """Unchanged content_hash -> partial update (the stored vector stays); new or
-        changed -> full index without a vector. Refreshes, so BM25 sees them on return."""
+        changed -> full index without a vector. Refreshes, so BM25 sees them on return
+        (inside ``bulk_load``: when the load ends)."""
         if not chunks:
             return
         latest = {c.chunk_id: c for c in chunks}
         by_index: dict[str, list[Chunk]] = {}
         for c in latest.values():
             by_index.setdefault(self.index_name(c.repo), []).append(c)
+        load = self._load
         for index, items in by_index.items():
-            new_index = self._ensure_index(index)
+            loading = load is not None and load.index == index
+            new_index = self._ensure_index(index) or (loading and load.empty)  # type: ignore[union-attr]
             for i in range(0, len(items), _PAGE):
                 part = items[i:i + _PAGE]
                 ids = [doc_id(c.chunk_id) for c in part]
@@ -373,8 +420,12 @@ class ElasticsearchIndex:
                         actions.append({"_op_type": "update", "_index": index, "_id": did, "doc": _doc(c)})
                     else:
                         actions.append({"_op_type": "index", "_index": index, "_id": did, "_source": _doc(c)})
-                self._bulk(actions)
-        self._refresh(set(by_index))
+                if loading:
+                    for s in range(0, len(actions), _BULK_CHUNK):
+                        load.submit(self._send, actions[s:s + _BULK_CHUNK])  # type: ignore[union-attr]
+                else:
+                    self._bulk(actions)
+        self._refresh({i for i in by_index if load is None or i != load.index})
 
     def delete_files(self, repo: str, paths: list[str]) -> int:
         if not paths:

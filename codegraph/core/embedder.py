@@ -6,6 +6,10 @@ then the project's int8 folder, then fastembed's named model from its cache). In
 run one text per model run so that vectors do not depend on the batch (see the model
 README). Nothing loads until the first ``embed`` (or ``load``); without a model
 ``available`` is False and ``reason`` is one line saying search is BM25-only.
+
+fastembed loads the model and tokenizer; ``codegraph.core.embed_runner`` then runs that
+session directly (token-budget batches, two runs in flight), which is what the bare model
+costs (bench/bench_embed.py compares the two).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from codegraph.core.embed_runner import OnnxRunner
 from codegraph.core.errors import CodegraphError
 from codegraph.core.model_source import ModelChoice, download_allowed, resolve_model
 from codegraph.core.query_cache import QueryVectorCache, model_key
@@ -28,6 +33,10 @@ if not download_allowed():
     os.environ["HF_HUB_OFFLINE"] = "1"
 
 DIM = 384
+# Batches by tokens (rows x longest row) for a batch-independent (fp32) file: ~16 texts of
+# the chunks' compact embed text (~60 tokens), fewer when they are long.
+TOKEN_BUDGET = 1024
+STREAMS = 2  # model runs in flight on the one session (see embed_runner)
 _REGISTER_LOCK = threading.Lock()
 _REGISTERED: set[str] = set()
 
@@ -93,6 +102,20 @@ def _without_spinning(model: Any, path: Path, threads: int | None) -> bool:
     return True
 
 
+def _runner_of(model: Any, streams: int) -> OnnxRunner | None:
+    """An OnnxRunner on the session and tokenizer fastembed loaded (model.model.model and
+    model.model.tokenizer in fastembed 0.9, a mean-pooled normalised model); None when
+    those attributes are not there (then fastembed's own embed runs)."""
+    import onnxruntime as ort
+
+    inner = getattr(model, "model", None)
+    session = getattr(inner, "model", None)
+    tokenizer = getattr(inner, "tokenizer", None)
+    if not isinstance(session, ort.InferenceSession) or tokenizer is None or not hasattr(tokenizer, "to_str"):
+        return None
+    return OnnxRunner(session, tokenizer, streams)
+
+
 class Embedder:
     """``embed(texts) -> (n, 384) float32`` unit vectors, in input order.
 
@@ -100,21 +123,28 @@ class Embedder:
     raises EmbedderUnavailable. ``name``: fastembed's named model, loaded from its cache
     (see model_source). ``threads`` None or 0 lets onnxruntime use every core.
     ``batch_dependent``: dynamic-int8 files, embedded one text per run (default: the
-    file name says "quantized").
+    file name says "quantized"). ``batch_size``: most texts per model run and
+    ``token_budget`` most tokens (rows x longest row) per run; ``streams``: runs in flight.
     """
 
     dim = DIM
 
     def __init__(self, folder: Path | None, model_file: str = "model.onnx", threads: int | None = None,
                  batch_size: int = 16, name: str | None = None, missing_reason: str = "",
-                 batch_dependent: bool | None = None) -> None:
+                 batch_dependent: bool | None = None, token_budget: int = TOKEN_BUDGET,
+                 streams: int = STREAMS) -> None:
         self.folder = Path(folder) if folder is not None else None
         self.model_file = model_file
         self.name = name
         self.missing_reason = missing_reason
         self.batch_dependent = ("quantized" in model_file) if batch_dependent is None else batch_dependent
-        self.threads = threads or None
+        # onnxruntime threads: the cores unless told (its own default counts physical
+        # cores, which a VM may report as fewer than it can run)
+        self.threads = threads or os.cpu_count() or None
         self.batch_size = batch_size
+        self.token_budget = token_budget
+        self.streams = streams
+        self._runner: OnnxRunner | None = None
         self.load_seconds: float | None = None
         self.spinning_off = False
         self._model: Any = None
@@ -183,6 +213,7 @@ class Embedder:
                                                 threads=self.threads)
                     self.spinning_off = _without_spinning(self._model, self.folder / self.model_file,
                                                           self.threads)
+                self._runner = _runner_of(self._model, self.streams)
             except Exception as e:  # onnxruntime/tokenizers/hub raise many types for a bad file
                 where = self.folder / self.model_file if self.folder is not None else f"fastembed {self.name}"
                 self._error = f"embedding model {where} did not load: {' '.join(str(e).split())[:200]}"
@@ -191,22 +222,25 @@ class Embedder:
             return self.load_seconds
 
     def embed(self, texts: list[str], batch_size: int | None = None) -> np.ndarray:
-        """(len(texts), 384) float32, L2-normalised, in input order; ``batch_size``
-        texts per model run (default ``self.batch_size``; always 1 for a batch-dependent
-        int8 file, so a text's vector never depends on its neighbours). Texts are embedded
-        sorted by length, so each model batch pads to similar lengths: the same vectors
-        with the fp32 model, less padding work (give long lists for the full effect)."""
+        """(len(texts), 384) float32, L2-normalised, in input order; at most ``batch_size``
+        texts (default ``self.batch_size``; always 1 for a batch-dependent int8 file, so a
+        text's vector never depends on its neighbours) and ``token_budget`` tokens per model
+        run. Texts are embedded sorted by token count, so each batch pads to similar
+        lengths: the same vectors with the fp32 model, less padding work (give long lists
+        for the full effect)."""
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
         self.load()
+        size = 1 if self.batch_dependent else (batch_size or self.batch_size)
+        if self._runner is not None:
+            return self._runner.embed(texts, self.token_budget, size)
+        # fastembed's own loop (its session or tokenizer were not where _runner_of looks)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), DIM), dtype=np.float32)
-        size = 1 if self.batch_dependent else (batch_size or self.batch_size)
         vecs = self._model.embed([texts[i] for i in order], batch_size=size)
         for pos, v in zip(order, vecs, strict=True):
             out[pos] = v
         return out
-
 
     def cached_query(self, text: str) -> np.ndarray | None:
         """The vector of a query embedded before (``query_cache``), without loading the

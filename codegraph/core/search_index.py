@@ -7,11 +7,13 @@ Backends: ``embedded`` (sqlite FTS5 + float32 vectors with exact cosine in NumPy
 
 BM25 fields: ``text`` (source), ``identifiers`` (split camelCase / snake_case / dotted
 names), ``name`` (weight 3x) and ``qualified_name`` (weight 2x) - docs/DESIGN.md#search.
-Errors: every method may raise ``StoreUnavailable``.
+Errors: every method may raise ``StoreUnavailable``. ``bulk_load`` (below) wraps a load
+of many chunks in the backend's full-load mode where it has one.
 """
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from codegraph.core.models import Chunk
@@ -63,3 +65,11 @@ class SearchIndex(Protocol):
         """{"chunks": n, "with_vectors": n, "bytes": approximate size}."""
 
     def delete_repo(self, repo: str) -> None: ...
+
+
+def bulk_load(index: SearchIndex, repo: str) -> AbstractContextManager[None]:
+    """The backend's full-load mode for ``repo`` (Elasticsearch: refresh off and requests
+    in flight until the block ends, codegraph.core.es_bulk), else a block that does
+    nothing. Writes inside are searchable when the block ends."""
+    fn = getattr(index, "bulk_load", None)
+    return fn(repo) if fn is not None else nullcontext()

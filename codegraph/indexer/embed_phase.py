@@ -4,12 +4,12 @@ Resumable by construction: it reads ``chunks_missing_vectors`` a window at a tim
 writes the window's vectors before reading the next, so a killed run loses at most one
 window and the next run starts from what is still missing.
 
-Why windows larger than the model batch: the embedder sorts a call's texts by length
-and pads each model batch to its longest text. Sorting 64 texts pads a stdlib corpus to
-1.34x its real tokens; sorting 512 before cutting batches of 64, to 1.08x. Batches of 16:
-the fp32 model's best size on this 2-core machine (bench/bench_embed.py: 43.6 texts/s at 16,
-32.9 at 64, 31.6 at 1). Reads and
-writes are cheap next to the model, so the loop is otherwise plain.
+Why windows larger than the model batch: the embedder sorts a call's texts by token
+count and pads each model batch to its longest text, so a wider window pads less (sorting
+64 texts pads a stdlib corpus to 1.34x its real tokens; 512, to 1.08x). Batches: at most
+``batch_size`` texts and ``Embedder.token_budget`` tokens per run, two runs in flight
+(codegraph.core.embed_runner); one text per run for the int8 file. Reads and writes are
+about 1 % of the phase next to the model (embedded store), so the loop is otherwise plain.
 """
 
 from __future__ import annotations

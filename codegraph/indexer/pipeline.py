@@ -13,6 +13,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,7 +36,7 @@ from codegraph.core.models import (
     file_uid,
     stable_hash,
 )
-from codegraph.core.search_index import SearchIndex
+from codegraph.core.search_index import SearchIndex, bulk_load
 from codegraph.indexer.adapters.pages import assign_routes
 from codegraph.indexer.affected import resolve_and_link
 from codegraph.indexer.cross_repo import save_client_calls
@@ -390,9 +391,12 @@ def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | N
             existing = search.chunk_ids_by_file(repo, list(fresh))
             gone = [cid for p in fresh for cid in existing.get(p, ()) if cid not in keep]
             search.delete_chunks(repo, gone)
-        for i in range(0, len(chunks), 2000):
-            search.upsert_chunks(chunks[i:i + 2000])
-            tick("search", min(i + 2000, len(chunks)), len(chunks))
+        # More than one batch: the backend's full-load mode (Elasticsearch: refresh off,
+        # requests in flight across batches, one refresh at the end).
+        with bulk_load(search, repo) if len(chunks) > 2000 else nullcontext():
+            for i in range(0, len(chunks), 2000):
+                search.upsert_chunks(chunks[i:i + 2000])
+                tick("search", min(i + 2000, len(chunks)), len(chunks))
         s.chunks_written = len(chunks)
     s.timings["search"] = time.perf_counter() - t
 
