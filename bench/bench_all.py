@@ -116,8 +116,9 @@ def p_refresh(out: str, before: str | None, a: argparse.Namespace) -> list[Row]:
             if isinstance(v, dict) and isinstance(v.get("after"), int | float):
                 aft, bef = f"{v['after']:,.0f}", f"{v.get('before', 0):,.0f}"
                 unit = "" if k == "resolved_files" else " (ms)"
+                label = data.get("before_label") or "whole-repo re-resolution"
                 rows.append(Row(f"refresh one-file edit, stdlib, {k.replace('_', ' ')}{unit}", aft, bef, ratio(aft, bef),
-                                "bench_refresh_affected.py's own: whole-repo re-resolution, alternating"))
+                                f"bench_refresh_affected.py's own: {label}, alternating"))
         if rows:
             return rows
     b = {m.group(1): m for m in _REFRESH.finditer(before or "")}
@@ -241,7 +242,8 @@ def steps(a: argparse.Namespace) -> list[Step]:
         Step("index", lambda a: ["bench/bench_index_ab.py", "--runs", "1" if q else "2",
                                  "--before-python", a.before_python], p_index),
         Step("refresh", lambda a: (["bench/bench_refresh_affected.py", "--json", a.refresh_json,
-                                    "--runs", "2" if q else "5"] if refresh.is_file()
+                                    "--runs", "2" if q else "5",
+                                    *(["--base", a.refresh_base] if a.refresh_base else [])] if refresh.is_file()
                                    else ["bench/bench_refresh.py"] + (["--only", "embedded"] if q else [])),
              p_refresh, before_from_base=not refresh.is_file()),
         Step("embeddings", lambda a: ["bench/bench_embed.py"], p_embed),
@@ -320,6 +322,8 @@ def main() -> int:
     ap.add_argument("--only", default="", help="comma list of steps: startup,index,refresh,embeddings,"
                                                 "elasticsearch,neo4j,scale")
     ap.add_argument("--base", default=BASE_DEFAULT, help="revision of the 'before' side for archive steps")
+    ap.add_argument("--refresh-base", default="", help="revision of the refresh step's 'before' code (default: "
+                                                      "this code resolving the whole repo)")
     ap.add_argument("--logs", default="", help="folder for every step's whole output (default: a temp dir)")
     ap.add_argument("--before-python", default="", help="interpreter for the 325fe7d side of startup/index "
                                                         "(needs pydantic-settings; default: main's venv if it has it)")

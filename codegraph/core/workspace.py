@@ -23,6 +23,7 @@ workspaces the graph was linked with even when run from another folder.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import tomllib
 from dataclasses import asdict, dataclass, field
@@ -117,6 +118,14 @@ def parse_workspaces(data: dict[str, Any], where: str) -> WorkspaceConfig:
     return cfg
 
 
+def config_path(explicit: Path | None = None) -> Path:
+    """The project config: ``explicit``, else ``$CODEGRAPH_CONFIG``, else ./codegraph.toml."""
+    if explicit is not None:
+        return explicit
+    env = os.environ.get("CODEGRAPH_CONFIG")
+    return Path(env) if env else Path.cwd() / "codegraph.toml"
+
+
 def load_config_file(path: Path) -> WorkspaceConfig:
     """Workspaces of a codegraph.toml; an empty config when the file does not exist."""
     if not path.is_file():
@@ -168,5 +177,5 @@ def scope_repos(state_db: Path, repo: str | None, workspace: str | None, known: 
     return None
 
 
-__all__ = ["Workspace", "WorkspaceConfig", "current_config", "load_config_file", "load_linked", "parse_workspaces",
+__all__ = ["Workspace", "WorkspaceConfig", "config_path", "current_config", "load_config_file", "load_linked", "parse_workspaces",
            "save_linked", "scope_repos"]

@@ -41,6 +41,7 @@ from typing import Any
 
 from codegraph.core.models import StubRecord, stable_hash
 from codegraph.indexer.boundaries import BoundaryLinks, link_boundaries
+from codegraph.indexer.languages import link_repo
 from codegraph.indexer.records import FileExtraction
 from codegraph.indexer.resolve import Decision, Resolution, SymbolRecord, SymbolTable, link_bases, resolve_repo
 
@@ -50,6 +51,9 @@ STATE_VERSION = 1  # of the repo-level resolution state below; another value for
 SEP = "\x1f"
 _LINK_LANGS_ANY = frozenset({"go"})  # every change feeds the repo-wide link pass (implicit interfaces)
 _LINK_LANGS_PATHS = frozenset({"javascript", "typescript", "tsx"})  # added / removed files do
+# Repo-wide link passes that read every file's references (Go interfaces, the JS/TS module
+# map, JVM injection): a repo with one of these languages reads all references up front.
+_EAGER_LANGS = _LINK_LANGS_ANY | _LINK_LANGS_PATHS | frozenset({"java", "kotlin"})
 
 
 # -- recording lookups -------------------------------------------------------------------
@@ -139,6 +143,49 @@ class TracingTable(SymbolTable):
             inner = _TExports(exp)
             inner._path, inner._t = path, self
             dict.__setitem__(self.exports, path, inner)
+
+    def patch(self, old: list[FileExtraction], new: list[FileExtraction], exports: dict[str, Any]) -> None:
+        """Make this table the one a build from the current files would give, for a next
+        run of a long-running process: ``old`` (last run's versions of the changed and
+        removed files) out, ``new`` (the changed and added files) in — each list of
+        entries keeps path order, as a build in path order gives it. ``exports``: path ->
+        every file's export map now (link passes may have rewritten one in place). The
+        derived state (bases, memos, recorded keys) is cleared: ``link_bases`` runs again."""
+        paths = {fx.file.path for fx in [*old, *new]}
+        before, after = SymbolTable(self.repo, old), SymbolTable(self.repo, new)
+        for tag in ("by_qn", "by_name", "members", "by_file_qn", "param_calls", "dirs"):
+            mine, b, a = getattr(self, tag), getattr(before, tag), getattr(after, tag)
+            for k in b.keys() | a.keys():
+                if tag == "dirs":
+                    lst = sorted({*(p for p in dict.get(mine, k, ()) if p not in paths), *a.get(k, ())})
+                else:
+                    lst = [x for x in dict.get(mine, k, ()) if x.file not in paths] + a.get(k, [])
+                    lst.sort(key=lambda x: x.file)  # stable: each file's entries keep their order
+                if lst:
+                    dict.__setitem__(mine, k, lst)
+                else:
+                    dict.pop(mine, k, None)
+        for p in paths:
+            set.discard(self.files, p)
+            for d in (self.family, self.file_module, self.exports):
+                dict.pop(d, p, None)
+        set.update(self.files, after.files)
+        dict.update(self.family, after.family)
+        dict.update(self.file_module, after.file_module)
+        for path, exp in exports.items():
+            inner = _TExports(exp)
+            inner._path, inner._t = path, self
+            dict.__setitem__(self.exports, path, inner)
+        for tag in ("by_qn", "by_name", "members", "by_file_qn", "param_calls", "dirs"):
+            d = getattr(self, tag)  # a miss on a defaultdict inserted an empty list: a build has none
+            for k in [k for k, v in dict.items(d) if not v]:
+                dict.pop(d, k)
+        dict.clear(self.bases)
+        set.clear(self.external_bases)
+        self._export_memo.clear()
+        self._memo_deps.clear()
+        self.deps = defaultdict(set)
+        self.cur, self.pos = None, (1, "")
 
     def begin(self, file: str | None, inheritance: bool = False) -> None:
         self.cur = self.deps[file] if file is not None else None
@@ -275,6 +322,50 @@ def _providers(fx: FileExtraction | None) -> list[str]:
 
 
 # -- the resolution step of a run ----------------------------------------------------------
+def partial_load_ok(languages: frozenset[str] | None) -> bool:
+    """May the unchanged files be read as heads (``StateStore.extractions(heads=True)``):
+    their references read only when they are resolved again? Not when the languages are
+    unknown or a link pass reads every reference (``_EAGER_LANGS``)."""
+    return languages is not None and not languages & _EAGER_LANGS
+
+
+# The last run's table per (state file, repo) with the extraction objects it was built
+# from: a long-running process (``codegraph watch``, a server) patches it for the files
+# that changed instead of building it over every symbol again.
+_TABLES: dict[tuple[str, str], tuple[TracingTable, dict[str, FileExtraction]]] = {}
+_PATCH_AT_MOST = 0.05  # of the repo's files changed; more, and a build is as cheap
+# The structures TracingTable.patch knows; a table with others is built again.
+_PATCHED = frozenset({"by_qn", "by_name", "members", "by_file_qn", "files", "family", "dirs", "exports",
+                      "file_module", "bases", "external_bases", "param_calls"})
+
+
+def _table(repo: str, all_fx: list[FileExtraction], state: Any) -> TracingTable:
+    """A ``TracingTable`` of ``all_fx`` (sorted by path): the cached one patched when few
+    files differ from the run it was built for, else a new one."""
+    key = (str(getattr(state, "_key", id(state))), repo)
+    now = {fx.file.path: fx for fx in all_fx}
+    hit = _TABLES.pop(key, None)
+    if hit is not None and set(_traced_attrs(hit[0])) - {"deps", "cur"} == _PATCHED:
+        table, built = hit
+        old = [fx for p, fx in built.items() if now.get(p) is not fx]
+        new = [fx for p, fx in now.items() if built.get(p) is not fx]
+        if len(old) + len(new) <= max(8, _PATCH_AT_MOST * len(all_fx)):
+            table.patch(old, new, {p: fx.exports for p, fx in now.items()})
+            _TABLES[key] = (table, now)
+            return table
+    table = TracingTable(repo, all_fx)
+    _TABLES[key] = (table, now)
+    return table
+
+
+def _fill(state: Any, repo: str, all_fx: list[FileExtraction], paths: set[str] | None, root: Path | None) -> None:
+    """Read the whole reference lists of ``paths`` (None: every file) where only heads
+    were read, and run the repo-wide link passes again for them (idempotent)."""
+    fill = getattr(state, "fill_references", None)
+    if fill is not None and fill(repo, [fx for fx in all_fx if paths is None or fx.file.path in paths]):
+        link_repo(all_fx, root)
+
+
 @dataclass(slots=True)
 class Resolved:
     """Resolution and boundary links of one run.
@@ -320,9 +411,10 @@ def resolve_and_link(
     old_paths = [p for p in fresh if p in known] + list(removed) if blob else []
     old = state.extractions(repo, old_paths) if old_paths else {}
     reason = "full" if full else _full_reason(fresh, old, removed, blob, decisions)
-    table = TracingTable(repo, all_fx)
+    table = _table(repo, all_fx, state)
     link_bases(table, all_fx)
     if reason is not None:
+        _fill(state, repo, all_fx, None, root)
         out = _resolve(repo, all_fx, table, None, set(), decisions, root, blob or {}, {}, reason)
         out.state.removed = list(removed)
         return out
@@ -334,6 +426,7 @@ def resolve_and_link(
     current = {fx.file.path for fx in all_fx}
     for _ in range(8):
         files = _closure(repo, files, set(removed), table, state, current)
+        _fill(state, repo, all_fx, files, root)
         out = _resolve(repo, all_fx, table, files, set(removed), decisions, root, blob,
                        state.resolve_counts(repo, files | set(removed)), "")
         grow = _landing(repo, table, out, files, set(removed), blob, state) & current
@@ -341,6 +434,7 @@ def resolve_and_link(
             out.state.removed = list(removed)
             return out
         files |= grow
+    _fill(state, repo, all_fx, None, root)
     out = _resolve(repo, all_fx, table, None, set(), decisions, root, blob, {}, "closure did not settle")
     out.state.removed = list(removed)
     return out
@@ -444,4 +538,4 @@ def _resolve(repo: str, all_fx: list[FileExtraction], table: TracingTable, files
 
 
 __all__ = ["Resolved", "ResolveState", "TracingTable", "changed_keys", "contributions", "key_text",
-           "resolve_and_link"]
+           "partial_load_ok", "resolve_and_link"]

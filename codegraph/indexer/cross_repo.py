@@ -564,8 +564,7 @@ def relink_after_index(graph: GraphStore, state: StateStore, state_db: Path, cha
     (peers' references into them may resolve or vanish). Workspaces come from the
     project config (``config_file`` or ./codegraph.toml), else the last linked ones.
     None when no changed repo is in a declared workspace."""
-    from codegraph.core.workspace import current_config, load_config_file
-    from codegraph.indexer.registry import config_path
+    from codegraph.core.workspace import config_path, current_config, load_config_file
 
     cfg = load_config_file(config_path(config_file))
     if not cfg.workspaces:

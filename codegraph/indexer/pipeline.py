@@ -38,14 +38,14 @@ from codegraph.core.models import (
 )
 from codegraph.core.search_index import SearchIndex, bulk_load
 from codegraph.indexer.adapters.pages import assign_routes
-from codegraph.indexer.affected import resolve_and_link
+from codegraph.indexer.affected import partial_load_ok, resolve_and_link
 from codegraph.indexer.cross_repo import save_client_calls
 from codegraph.indexer.discover import DiscoveredFile, discover
 from codegraph.indexer.extract import EXTRACTOR_VERSION, extract_source, failed
 from codegraph.indexer.languages import link_repo
 from codegraph.indexer.records import FileExtraction
 from codegraph.indexer.resolve import Decision
-from codegraph.indexer.state import RepoState, StateStore
+from codegraph.indexer.state import RepoState, StateCorrupt, StateStore
 from codegraph.indexer.workers import worker_pool
 
 log = logging.getLogger(__name__)
@@ -157,10 +157,15 @@ def index_repo(
     # costs a large part of a one-file refresh, and the run creates no cycles worth it.
     gc_was_enabled = gc.isenabled()
     gc.disable()
+    args: dict[str, Any] = dict(workers=workers, max_file_bytes=max_file_bytes, decisions=decisions, include=include,
+                                exclude=exclude, pages=pages, progress=progress, full_resolve=full_resolve)
     try:
-        return _index_repo(root, repo, graph, search, state, workers=workers, max_file_bytes=max_file_bytes,
-                           decisions=decisions, force=force, include=include, exclude=exclude, pages=pages,
-                           progress=progress, full_resolve=full_resolve)
+        try:
+            return _index_repo(root, repo, graph, search, state, force=force, **args)
+        except StateCorrupt as e:  # a damaged state row: nothing of it is trusted, the stores are rewritten
+            s = _index_repo(root, repo, graph, search, state, force=True, **args)
+            s.messages.insert(0, f"{e}: every file re-parsed and relinked")
+            return s
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -190,6 +195,11 @@ def _index_repo(
         # before it: trust neither, rebuild (docs/hardening.md, "Completeness").
         rebuild = True
         s.messages.append("the previous run of this repo did not finish: every file re-parsed and relinked")
+    if not rebuild and state.stale_format(repo):
+        rebuild = True
+        s.messages.append("the indexer state of this repo is in an older layout: every file re-parsed and relinked")
+    if state.notice:
+        s.messages.append(state.notice)
     s.full_rebuild = rebuild and prev is not None
     known = {} if rebuild else state.file_hashes(repo)
 
@@ -238,7 +248,8 @@ def _index_repo(
         if path in fresh:
             fresh[path].file.route = route
     plan = LoadPlan(s, root, repo, fresh, chunks, removed, set(current), known, fingerprint, t0,
-                    decisions=decisions, rebuild=rebuild, progress=tick, pages=pages, full_resolve=full_resolve)
+                    decisions=decisions, rebuild=rebuild, progress=tick, pages=pages, full_resolve=full_resolve,
+                    languages=frozenset(f.language for f in disc.files))
     with run_transaction(graph):  # embedded: readers see the last complete run until it commits
         s = apply_extractions(plan, graph, search, state)
     if search is not None and hasattr(search, "for_kind"):
@@ -275,6 +286,7 @@ class LoadPlan:
     progress: Progress = _quiet
     pages: dict[str, str] | None = None  # explicit path -> route of codegraph.toml (wins over conventions)
     full_resolve: bool = False  # resolve every file even when only some can be affected (benches compare)
+    languages: frozenset[str] | None = None  # of every file after the run; None: not known (all references read)
 
 
 def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | None, state: StateStore) -> IndexSummary:
@@ -320,7 +332,9 @@ def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | N
     # Resolve the whole repo; rewrite edges of files whose edge set changed.
     t = time.perf_counter()
     unchanged_paths = [p for p in current if p not in fresh and p in known]
-    cached = state.extractions(repo, unchanged_paths) if graph_changed or decisions else {}
+    # Heads only (symbols, exports, ...): references are read for the files resolved again.
+    cached = state.extractions(repo, unchanged_paths, heads=partial_load_ok(plan.languages)) \
+        if graph_changed or decisions else {}
     edges_hashes: dict[str, str] = {}
     all_fx: list[FileExtraction] = []
     resolved = None

@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from codegraph.core.errors import BadInput
 from codegraph.core.paths import safe_relpath
+from codegraph.core.workspace import config_path  # noqa: F401  (defined there: no pydantic import)
 
 
 @dataclass(slots=True)
@@ -42,13 +43,6 @@ class RepoConfig:
     exclude: list[str] = field(default_factory=list)
     pages: dict[str, str] = field(default_factory=dict)
     base_urls: list[str] = field(default_factory=list)  # how peers reach its HTTP server (core.workspace)
-
-
-def config_path(explicit: Path | None = None) -> Path:
-    if explicit is not None:
-        return explicit
-    env = os.environ.get("CODEGRAPH_CONFIG")
-    return Path(env) if env else Path.cwd() / "codegraph.toml"
 
 
 class RepoEntry(BaseModel):

@@ -5,6 +5,14 @@ works the same for every backend. Per file: content hash, the extraction (marsha
 (so unchanged files never re-parse, yet the whole repo can be re-resolved), and a hash
 of the file's resolved edges (so only files whose edges changed are rewritten).
 Written only after a run succeeded (docs/DESIGN.md#refresh).
+
+An extraction is stored in two parts so a refresh decodes only what it needs: the *head*
+(``file_state.extraction``: file record, symbols, exports, framework records, and the
+references the symbol table and the base-class pass read — EXTENDS / IMPLEMENTS and
+parameter calls) for every file, the full reference list (``file_refs``) only for the
+files resolved again (``StateStore.fill_references``). ``repo_format`` holds the
+layout a repo's rows were written in: an older one (or an unreadable row) makes the
+next run a full rebuild with one message; an unreadable state file is moved aside.
 """
 
 from __future__ import annotations
@@ -14,10 +22,12 @@ import marshal
 import sqlite3
 import zlib
 from dataclasses import dataclass, fields, is_dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codegraph.core.models import FileRecord, SymbolRecord
+from codegraph.core.errors import CodegraphError
+from codegraph.core.models import EXTENDS, IMPLEMENTS, FileRecord, SymbolRecord
 from codegraph.indexer.records import FileExtraction, Reference
 
 if TYPE_CHECKING:
@@ -43,7 +53,16 @@ CREATE TABLE IF NOT EXISTS resolve_files (
 CREATE TABLE IF NOT EXISTS resolve_repo (
   repo TEXT PRIMARY KEY, blob BLOB
 );
+CREATE TABLE IF NOT EXISTS file_refs (
+  repo TEXT, path TEXT, refs BLOB, PRIMARY KEY (repo, path)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS repo_format (
+  repo TEXT PRIMARY KEY, format INTEGER
+);
 """
+# file_refs: every reference of a file whose head (file_state.extraction) is in the split
+# form (prefix M2); repo_format: the layout of a repo's rows (STATE_FORMAT).
+STATE_FORMAT = 2  # 1: whole extraction in file_state (marshal M1 or zlib JSON); 2: head + file_refs
 # resolve_deps / resolve_files / resolve_repo: the lookups each file's references made in
 # the last resolution, its resolution counts, and the repo's base-class map, stub records
 # and totals (codegraph.indexer.affected; docs/DESIGN.md#refresh).
@@ -83,22 +102,54 @@ def _names(cls: type) -> tuple[str, ...]:
 
 
 _MARSHAL = b"M1"  # blob prefix of the marshal form; the JSON form is a zlib stream (first byte 0x78)
+_HEAD = b"M2"  # head of the split form: the full reference list is in file_refs
+
+
+class StateCorrupt(CodegraphError):
+    """A stored row cannot be decoded; the run that met it rebuilds the repo."""
+
+
+def head_reference(r: Reference) -> bool:
+    """Is ``r`` read before the files to resolve are known (the table's parameter calls,
+    the base-class pass)? Those references are kept in every file's head."""
+    return r.type in (EXTENDS, IMPLEMENTS) or "param_call" in r.extra
+
+
+def _rows(refs: list[Reference]) -> list[tuple[Any, ...]]:
+    return [tuple(getattr(r, n) for n in _names(Reference)) for r in refs]
 
 
 def encode(fx: FileExtraction) -> bytes:
-    """One file's extraction as stored: a marshal of field-value tuples (with the field
-    names, so a changed record class still decodes by name) — several times faster to
-    write and read than JSON. Falls back to zlib JSON when a value is not a plain type."""
+    """One file's whole extraction as one blob (format 1: a marshal of field-value tuples
+    with the field names, so a changed record class still decodes by name; zlib JSON
+    when a value is not a plain type). ``encode_split`` is what the state writes now."""
     try:
         f = fx.file
         return _MARSHAL + marshal.dumps((
             _names(FileRecord), _names(SymbolRecord), _names(Reference),
             tuple(getattr(f, n) for n in _names(FileRecord)),
             [tuple(getattr(s, n) for n in _names(SymbolRecord)) for s in fx.symbols],
-            [tuple(getattr(r, n) for n in _names(Reference)) for r in fx.references],
-            fx.framework, fx.exports, fx.errors), 4)
+            _rows(fx.references), fx.framework, fx.exports, fx.errors), 4)
     except ValueError:  # an object marshal cannot write
         return zlib.compress(json.dumps(_plain(fx), ensure_ascii=False, separators=(",", ":")).encode(), 1)
+
+
+def encode_split(fx: FileExtraction) -> tuple[bytes, bytes | None]:
+    """(head, references) as stored: the head is ``encode``'s form with only the head
+    references (``head_reference``) and prefix M2, the second blob a marshal of every
+    reference's field tuple in order. (``encode(fx)``, None) when marshal cannot write a
+    value."""
+    try:
+        f = fx.file
+        refs = marshal.dumps((_names(Reference), _rows(fx.references)), 4)
+        head = _HEAD + marshal.dumps((
+            _names(FileRecord), _names(SymbolRecord), _names(Reference),
+            tuple(getattr(f, n) for n in _names(FileRecord)),
+            [tuple(getattr(s, n) for n in _names(SymbolRecord)) for s in fx.symbols],
+            _rows([r for r in fx.references if head_reference(r)]), fx.framework, fx.exports, fx.errors), 4)
+        return head, refs
+    except ValueError:
+        return encode(fx), None
 
 
 def _build(cls: type, names: tuple[str, ...], rows: list[tuple[Any, ...]]) -> list[Any]:
@@ -108,8 +159,16 @@ def _build(cls: type, names: tuple[str, ...], rows: list[tuple[Any, ...]]) -> li
     return [cls(**{n: v for n, v in zip(names, r, strict=True) if n in known}) for r in rows]
 
 
+def decode_references(blob: bytes) -> list[Reference]:
+    """The reference list of ``encode_split``'s second blob."""
+    names, rows = marshal.loads(blob)
+    return _build(Reference, names, rows)
+
+
 def decode(blob: bytes) -> FileExtraction:
-    if blob[:2] == _MARSHAL:
+    """An extraction from ``encode``'s blob, or the head of ``encode_split``'s (its
+    references are then only the head references)."""
+    if blob[:2] in (_MARSHAL, _HEAD):
         fn, sn, rn, f, syms, refs, framework, exports, errors = marshal.loads(blob[2:])
         return FileExtraction(file=_build(FileRecord, fn, [f])[0], symbols=_build(SymbolRecord, sn, syms),
                               references=_build(Reference, rn, refs), framework=framework, exports=exports,
@@ -126,18 +185,51 @@ def decode(blob: bytes) -> FileExtraction:
 
 
 # Decoded extractions of this process, keyed by (state file, repo, path) with the
-# compressed blob's hash: a long-running `watch` or dashboard process decodes a file's
-# records once, not on every refresh.
-_DECODED: dict[tuple[str, str, str], tuple[int, FileExtraction]] = {}
+# stored head's hash and whether only the head references are there yet: a long-running
+# `watch` or dashboard process decodes a file's records once, not on every refresh.
+_DECODED: dict[tuple[str, str, str], list[Any]] = {}  # [hash, FileExtraction, partial]
+
+
+def _decode_or_raise(repo: str, path: str, blob: bytes, fn: Any = decode) -> Any:
+    try:
+        return fn(blob)
+    except Exception as e:  # any damage to a row (marshal, zlib, JSON, a record class)
+        raise StateCorrupt(f"the indexer state of {repo}:{path} cannot be read ({type(e).__name__})") from e
 
 
 class StateStore:
+    """``notice``: one line when the state file could not be opened and was moved aside."""
+
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._key = str(path.resolve())
+        self.notice: str | None = None
+        try:
+            self._open(path)
+        except sqlite3.DatabaseError as e:  # not a database, or damaged: keep it, start a new one
+            aside = path.with_name(f"{path.name}.unreadable-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S')}")
+            path.replace(aside)
+            for suffix in ("-wal", "-shm"):
+                side = path.with_name(path.name + suffix)
+                if side.exists():
+                    side.replace(aside.with_name(aside.name + suffix))
+            self.notice = (f"the indexer state {path} could not be read ({e}); moved to {aside.name}, "
+                           "every repository is parsed again in full")
+            self._open(path)
+
+    def _open(self, path: Path) -> None:
         self.conn = sqlite3.connect(path, timeout=60, check_same_thread=False)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.executescript(SCHEMA)
+        try:
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.executescript(SCHEMA)
+        except sqlite3.DatabaseError:
+            self.conn.close()
+            raise
+
+    def stale_format(self, repo: str) -> bool:
+        """True when the repo's rows were written in an older layout (STATE_FORMAT)."""
+        row = self.conn.execute("SELECT format FROM repo_format WHERE repo=?", (repo,)).fetchone()
+        return row is None or row[0] != STATE_FORMAT
 
     def repo(self, repo: str) -> RepoState | None:
         row = self.conn.execute(
@@ -155,17 +247,24 @@ class StateStore:
         rows = self.conn.execute("SELECT path, content_hash, edges_hash FROM file_state WHERE repo=?", (repo,))
         return {r[0]: (r[1], r[2] or "") for r in rows}
 
-    def extractions(self, repo: str, paths: list[str] | None = None) -> dict[str, FileExtraction]:
+    def extractions(self, repo: str, paths: list[str] | None = None, *,
+                    heads: bool = False) -> dict[str, FileExtraction]:
+        """path -> stored extraction (of ``paths``, default every file). ``heads``: the
+        references may be only the head references (``head_reference``) until
+        ``fill_references`` is called for the file. Raises StateCorrupt."""
         if paths is None:
             rows = self.conn.execute("SELECT path, extraction FROM file_state WHERE repo=?", (repo,))
-            return {r[0]: self._decode(repo, r[0], r[1]) for r in rows}
-        out: dict[str, FileExtraction] = {}
-        for i in range(0, len(paths), 500):
-            part = paths[i:i + 500]
-            rows = self.conn.execute(
-                f"SELECT path, extraction FROM file_state WHERE repo=? AND path IN ({','.join('?' * len(part))})",
-                (repo, *part))
-            out.update({r[0]: self._decode(repo, r[0], r[1]) for r in rows})
+            out = {r[0]: self._decode(repo, r[0], r[1]) for r in rows}
+        else:
+            out = {}
+            for i in range(0, len(paths), 500):
+                part = paths[i:i + 500]
+                rows = self.conn.execute(
+                    f"SELECT path, extraction FROM file_state WHERE repo=? AND path IN ({','.join('?' * len(part))})",
+                    (repo, *part))
+                out.update({r[0]: self._decode(repo, r[0], r[1]) for r in rows})
+        if not heads:
+            self.fill_references(repo, list(out.values()))
         return out
 
     def _decode(self, repo: str, path: str, blob: bytes) -> FileExtraction:
@@ -173,9 +272,33 @@ class StateStore:
         hit = _DECODED.get(key)
         if hit is not None and hit[0] == h:
             return hit[1]
-        fx = decode(blob)
-        _DECODED[key] = (h, fx)
+        fx = _decode_or_raise(repo, path, blob)
+        _DECODED[key] = [h, fx, blob[:2] == _HEAD]
         return fx
+
+    def fill_references(self, repo: str, extractions: list[FileExtraction]) -> list[FileExtraction]:
+        """Give the extractions read with ``heads=True`` their whole reference list (in
+        place); returns those that changed. Others (fresh, already whole) are left alone.
+        Raises StateCorrupt when a head has no reference row or the row is damaged."""
+        todo: dict[str, FileExtraction] = {}
+        for fx in extractions:
+            hit = _DECODED.get((self._key, repo, fx.file.path))
+            if hit is not None and hit[2] and hit[1] is fx:
+                todo[fx.file.path] = fx
+        paths = list(todo)
+        found: set[str] = set()
+        for i in range(0, len(paths), 500):
+            part = paths[i:i + 500]
+            for path, blob in self.conn.execute(
+                    f"SELECT path, refs FROM file_refs WHERE repo=? AND path IN ({','.join('?' * len(part))})",
+                    (repo, *part)):
+                todo[path].references = _decode_or_raise(repo, path, blob, decode_references)
+                _DECODED[(self._key, repo, path)][2] = False
+                found.add(path)
+        missing = sorted(set(paths) - found)
+        if missing:
+            raise StateCorrupt(f"the indexer state of {repo}:{missing[0]} has no reference row")
+        return list(todo.values())
 
     def save(
         self,
@@ -197,9 +320,14 @@ class StateStore:
             self.conn.executemany(
                 "DELETE FROM file_state WHERE repo=? AND path=?", [(state.repo, p) for p in removed])
             self.conn.executemany(
+                "DELETE FROM file_refs WHERE repo=? AND path=?", [(state.repo, p) for p in [*removed, *changed]])
+            rows = [(p, fx, *encode_split(fx)) for p, fx in changed.items()]
+            self.conn.executemany(
                 "INSERT OR REPLACE INTO file_state VALUES (?,?,?,?,?)",
-                [(state.repo, p, fx.file.content_hash, edges_hashes.get(p, ""), encode(fx))
-                 for p, fx in changed.items()])
+                [(state.repo, p, fx.file.content_hash, edges_hashes.get(p, ""), head) for p, fx, head, _ in rows])
+            self.conn.executemany("INSERT INTO file_refs VALUES (?,?,?)",
+                                  [(state.repo, p, refs) for p, _, _, refs in rows if refs is not None])
+            self.conn.execute("INSERT OR REPLACE INTO repo_format VALUES (?,?)", (state.repo, STATE_FORMAT))
             self.conn.executemany(
                 "UPDATE file_state SET edges_hash=? WHERE repo=? AND path=?",
                 [(h, state.repo, p) for p, h in edges_hashes.items() if p not in changed])
@@ -270,7 +398,7 @@ class StateStore:
         with self.conn:
             self.conn.execute("DELETE FROM file_state WHERE repo=?", (repo,))
             self.conn.execute("DELETE FROM repo_state WHERE repo=?", (repo,))
-            for table in ("resolve_deps", "resolve_files", "resolve_repo"):
+            for table in ("resolve_deps", "resolve_files", "resolve_repo", "file_refs", "repo_format"):
                 self.conn.execute(f"DELETE FROM {table} WHERE repo=?", (repo,))
 
     def close(self) -> None:

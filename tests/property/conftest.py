@@ -19,3 +19,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             f"property test (partial refresh == full index): {PARTIAL['sequences']} edit sequences, "
             f"{PARTIAL['steps']} edit steps, {PARTIAL['partial']} of them resolved only the affected files")
+    if PARTIAL["py_sequences"]:
+        terminalreporter.write_line(
+            f"property test (partial refresh == full index), Python only: {PARTIAL['py_sequences']} edit sequences, "
+            f"{PARTIAL['py_steps']} edit steps, {PARTIAL['py_partial']} of them resolved only the affected files "
+            "(references read only for the files resolved)")

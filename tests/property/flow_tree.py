@@ -340,9 +340,10 @@ def render(t: Tree) -> dict[str, str]:
     return out
 
 
-def write(root: Path, t: Tree) -> None:
-    """Make ``root`` hold exactly the rendered tree (files written only when changed)."""
-    want = render(t)
+def write(root: Path, t: Tree, python_only: bool = False) -> None:
+    """Make ``root`` hold exactly the rendered tree (files written only when changed;
+    ``python_only``: without the TypeScript files, whose edits are then no-ops)."""
+    want = {p: text for p, text in render(t).items() if not (python_only and is_ts(p))}
     for p in [p for p in root.rglob("*") if p.is_file()]:
         if p.relative_to(root).as_posix() not in want:
             p.unlink()

@@ -6,7 +6,11 @@ call their parameter, method calls on unknown receivers (unique name / ambiguous
 and edits that rename, move, delete and add functions, classes, re-exports and files.
 
 The terminal summary prints how many steps took the partial path (fewer files resolved
-than the repo has), so a change that silently falls back to full resolution shows."""
+than the repo has), so a change that silently falls back to full resolution shows. The
+Python-only run (no TypeScript files: no link pass reads every reference) also checks
+that a refresh read the references of no more files than it resolved (plus the last
+version of the changed and removed files): the others come from the state as heads
+(``StateStore.extractions(heads=True)``)."""
 
 from __future__ import annotations
 
@@ -27,6 +31,17 @@ from tests.property.test_incremental_equals_full import _scratch
 
 PARTIAL: Counter[str] = Counter()  # sequences, steps, partial steps (printed by conftest)
 
+
+class _CountingState(StateStore):
+    """Counts the files whose whole reference list a run read from the state."""
+
+    filled = 0
+
+    def fill_references(self, repo, extractions):  # type: ignore[no-untyped-def]
+        done = super().fill_references(repo, extractions)
+        self.filled += len(done)
+        return done
+
 EDIT = st.tuples(st.integers(0, len(model.OPS) - 1), st.integers(0, 7), st.integers(0, 7), st.integers(0, 7))
 
 
@@ -34,25 +49,33 @@ EDIT = st.tuples(st.integers(0, len(model.OPS) - 1), st.integers(0, 7), st.integ
 @settings(max_examples=150, derandomize=True, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(edits=st.lists(EDIT, min_size=1, max_size=5))
-def test_partial_refresh_equals_full_index(edits: list[tuple[int, int, int, int]]) -> None:
+@pytest.mark.parametrize("python_only", [False, True], ids=["py+ts", "python-only"])
+def test_partial_refresh_equals_full_index(python_only: bool, edits: list[tuple[int, int, int, int]]) -> None:
     base = _scratch()
     run = uuid.uuid4().hex[:8]
     root, repo = base / "src", f"flow-{run}"
     tree = model.base_tree()
-    model.write(root, tree)
+    model.write(root, tree, python_only)
     graph = EmbeddedGraphStore(base / "incremental.db")
-    state = StateStore(base / "state.db")
-    PARTIAL["sequences"] += 1
+    state = _CountingState(base / "state.db")
+    tag = "py_" if python_only else ""
+    PARTIAL[tag + "sequences"] += 1
     try:
         index_repo(root, repo, graph, None, state, workers=1)
         done: list[str] = []
         for i, edit in enumerate(edits):
             done.append(model.apply(tree, edit))
-            model.write(root, tree)
+            model.write(root, tree, python_only)
+            state.filled = 0
             s = index_repo(root, repo, graph, None, state, workers=1)
-            PARTIAL["steps"] += 1
+            PARTIAL[tag + "steps"] += 1
             if s.resolved_files < s.files:
-                PARTIAL["partial"] += 1
+                PARTIAL[tag + "partial"] += 1
+            if python_only:
+                # the files resolved, and the last version of each changed or removed file (its table entries)
+                assert state.filled <= s.resolved_files + s.changed + s.removed, \
+                    f"read {state.filled} files' references; resolved {s.resolved_files}, changed {s.changed}, " \
+                    f"removed {s.removed}"
             full_graph = EmbeddedGraphStore(base / f"full-{i}.db")
             full_state = StateStore(base / f"state-{i}.db")
             try:
