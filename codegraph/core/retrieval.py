@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Protocol
 
 from codegraph.core.errors import CodegraphError
@@ -43,6 +44,8 @@ _KEYWORDS = frozenset(
 def _camel_words(part: str) -> list[str]:
     """Split one underscore-free part at case changes: parseConfig -> parse, Config;
     HTTPServer -> HTTP, Server. Uses str.isupper/islower, so it works beyond ASCII."""
+    if part[1:].islower():  # no upper-case letter after the first: no split (most identifiers)
+        return [part]
     words: list[str] = []
     start = 0
     n = len(part)
@@ -87,25 +90,15 @@ def _field_terms(name: str) -> tuple[str, ...]:
 def identifier_field(names: Iterable[str]) -> str:
     """Indexable text for identifiers: each original (lower-cased) plus its words when
     the split says more, e.g. ``ParseConfig`` -> ``parseconfig parse config``."""
-    out: dict[str, None] = {}
-    for name in names:
-        if name:
-            out.update(dict.fromkeys(_field_terms(name)))
-    return " ".join(out)
+    return " ".join(dict.fromkeys(chain.from_iterable(map(_field_terms, filter(None, names)))))
 
 
 def identifiers_in(text: str, limit: int = 2000) -> list[str]:
     """Distinct identifier-like tokens of ``text`` (language keywords left out), at most
     ``limit`` of them in order of first appearance."""
-    seen: dict[str, None] = {}
-    for m in _IDENT_RE.finditer(text):
-        tok = m.group(0)
-        if tok.lower() in _KEYWORDS or len(tok) < 2:
-            continue
-        seen[tok] = None
-        if len(seen) >= limit:
-            break
-    return list(seen)
+    # Distinct tokens first (a chunk repeats most of its identifiers), then the filter.
+    kept = [t for t in dict.fromkeys(_IDENT_RE.findall(text)) if len(t) > 1 and t.lower() not in _KEYWORDS]
+    return kept[:limit]
 
 
 def chunk_terms(chunk: Chunk) -> tuple[str, str, str]:

@@ -31,13 +31,15 @@ FUNCTION_KINDS = frozenset({"function", "method"})
 
 # Roughly how BERT WordPiece counts: words, digit runs, each punctuation character.
 _TOKEN_RE = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_")
+_LONG_WORD_RE = re.compile(r"[^\W\d_]{7,}")  # the words of _TOKEN_RE that count more than one token
 
 
 def approx_tokens(text: str) -> int:
     """Approximate model token count: one per punctuation mark or digit run, one per
     word plus one per further 6 letters (WordPiece splits long and rare words; on
     stdlib embed texts this is within ~5% of the real count in total)."""
-    return sum(1 + (len(t) - 1) // 6 if t[0].isalpha() else 1 for t in _TOKEN_RE.findall(text))
+    # Counted in C where possible: every token is one, long words add (len - 1) // 6.
+    return len(_TOKEN_RE.findall(text)) + sum((len(t) - 1) // 6 for t in _LONG_WORD_RE.findall(text) if t[0].isalpha())
 
 
 def _cap(text: str, limit: int = MAX_TEXT) -> str:
@@ -47,31 +49,33 @@ def _cap(text: str, limit: int = MAX_TEXT) -> str:
     return text[: cut if cut > 0 else limit]
 
 
-def _take_tokens(lines: list[str], budget: int) -> list[str]:
-    """Whole stripped lines while they fit in ``budget`` tokens; the line that does not
-    fit is cut at a token boundary so some of it still counts."""
+def _take_tokens(lines: list[str], budget: int) -> tuple[list[str], int]:
+    """(whole stripped lines while they fit in ``budget`` tokens, the tokens they count);
+    the line that does not fit is cut at a token boundary so some of it still counts."""
     out: list[str] = []
+    spent = 0
     for raw in lines:
         line = " ".join(raw.split())
         if not line:
             continue
         n = approx_tokens(line)
-        if n <= budget:
+        if n <= budget - spent:
             out.append(line)
-            budget -= n
+            spent += n
             continue
-        if budget > 3:
-            used, end = 0, 0
+        if budget - spent > 3:
+            used, end, kept = 0, 0, 0
             for m in _TOKEN_RE.finditer(line):
                 t = m.group(0)
                 used += 1 + (len(t) - 1) // 6 if t[0].isalpha() else 1
-                if used > budget:
+                if used > budget - spent:
                     break
-                end = m.end()
-            if end:
+                end, kept = m.end(), used
+            if end:  # a cut at a token's end: the prefix counts exactly the tokens kept
                 out.append(line[:end])
+                spent += kept
         break
-    return out
+    return out, spent
 
 
 def _docstring_lines(doc: str, limit: int = 3) -> list[str]:
@@ -98,9 +102,9 @@ def embed_text_for(kind: str, qualified_name: str, name: str, signature: str, do
     parts = [head]
     budget -= approx_tokens(head)
     for group in ([signature] if signature else [], _docstring_lines(docstring), body_lines):
-        taken = _take_tokens(group, budget)
+        taken, spent = _take_tokens(group, budget)
         parts.extend(taken)
-        budget -= sum(approx_tokens(t) for t in taken)
+        budget -= spent
         if budget <= 3:
             break
     return "\n".join(parts)
@@ -128,7 +132,7 @@ def _body_after(lines: list[str], signature: str, docstring: str) -> list[str]:
         seen += len("".join(lines[i].split()))
         i += 1
     doc = {_norm(d) for d in docstring.splitlines()}
-    return [ln for ln in lines[max(i, 1):] if _norm(ln) and _norm(ln) not in doc]
+    return [ln for ln in lines[max(i, 1):] if (n := _norm(ln)) and n not in doc]
 
 
 def _class_text(sym: SymbolRecord, src_lines: list[str], members: list[SymbolRecord]) -> str:
