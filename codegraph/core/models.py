@@ -8,7 +8,7 @@ the same node the same way and batch APIs can be keyed by it.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 # Node labels (docs/DESIGN.md#graph-model).
@@ -229,6 +229,19 @@ class EdgeHit:
     node: Node
 
 
+_SCALAR_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _scalar_props(record: Any) -> dict[str, Any]:
+    """``asdict(record)`` for records whose fields all hold scalars (str, int, bool,
+    None): the same dict without asdict's recursive copies, which were most of the cost
+    of loading a repository's symbols."""
+    names = _SCALAR_FIELDS.get(type(record))
+    if names is None:
+        names = _SCALAR_FIELDS[type(record)] = tuple(f.name for f in fields(record))
+    return {n: getattr(record, n) for n in names}
+
+
 @dataclass(slots=True)
 class FileRecord:
     """A File node's properties (docs/DESIGN.md#graph-model)."""
@@ -250,7 +263,7 @@ class FileRecord:
         return file_uid(self.repo, self.path)
 
     def to_node(self) -> Node:
-        return Node(self.uid, FILE, asdict(self))
+        return Node(self.uid, FILE, _scalar_props(self))
 
 
 @dataclass(slots=True)
@@ -289,7 +302,7 @@ class SymbolRecord:
         return symbol_uid(self.repo, self.qualified_name, self.signature_hash)
 
     def to_node(self) -> Node:
-        return Node(self.uid, SYMBOL, asdict(self))
+        return Node(self.uid, SYMBOL, _scalar_props(self))
 
 
 @dataclass(slots=True)
