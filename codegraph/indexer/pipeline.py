@@ -13,6 +13,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -293,7 +294,45 @@ def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | N
     """Load the plan's fresh extractions, drop removed files, re-resolve the repo, update
     search, then write state. Returns ``plan.summary``. Raises StoreUnavailable when a
     store does not answer (state is then not written)."""
-    s, root, repo, fresh, chunks = plan.summary, plan.root, plan.repo, plan.fresh, plan.chunks
+    # Search chunks (BM25 now, vectors later in the embedding phase) are written by a helper
+    # thread while the graph is loaded and resolved: they depend on neither, and SQLite /
+    # the Elasticsearch client release the GIL while they work, so the two overlap.
+    writer = ThreadPoolExecutor(1, thread_name_prefix="search-writes") if search is not None else None
+    written = (writer.submit(_write_search, search, plan.repo, plan.fresh, plan.chunks, plan.removed, plan.progress)
+               if writer is not None else None)
+    try:
+        return _apply(plan, graph, state, written)
+    finally:
+        if writer is not None:
+            writer.shutdown(wait=True)  # a failed run still waits: no write may outlive the run
+
+
+def _write_search(search: SearchIndex, repo: str, fresh: dict[str, FileExtraction], chunks: list[Chunk],
+                  removed: list[str], tick: Progress) -> tuple[int, float]:
+    """Delete the removed files' and vanished chunks, upsert ``chunks``: (chunks written,
+    seconds it took)."""
+    t = time.perf_counter()
+    if removed:
+        search.delete_files(repo, removed)
+    if fresh:
+        # Only chunks that vanished from a changed file go: an unchanged function in an
+        # edited file keeps its chunk id and content hash, hence its vector.
+        keep = {c.chunk_id for c in chunks}
+        existing = search.chunk_ids_by_file(repo, list(fresh))
+        gone = [cid for p in fresh for cid in existing.get(p, ()) if cid not in keep]
+        search.delete_chunks(repo, gone)
+    # More than one batch: the backend's full-load mode (Elasticsearch: refresh off,
+    # requests in flight across batches, one refresh at the end).
+    with bulk_load(search, repo) if len(chunks) > 2000 else nullcontext():
+        for i in range(0, len(chunks), 2000):
+            search.upsert_chunks(chunks[i:i + 2000])
+            tick("search", min(i + 2000, len(chunks)), len(chunks))
+    return len(chunks), time.perf_counter() - t
+
+
+def _apply(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future[tuple[int, float]] | None
+           ) -> IndexSummary:
+    s, root, repo, fresh = plan.summary, plan.root, plan.repo, plan.fresh
     removed, current, known, decisions = plan.removed, plan.current, plan.known, plan.decisions
     rebuild, fingerprint, tick, t0, pages = plan.rebuild, plan.fingerprint, plan.progress, plan.t0, plan.pages
     now = datetime.now(UTC).isoformat(timespec="seconds")
@@ -393,25 +432,11 @@ def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | N
         s.edges_rewritten_files = len(rewrite)
     s.timings["resolve+link"] = time.perf_counter() - t
 
-    # Search chunks (BM25 immediately; vectors later in the embedding phase).
+    # Search chunks: the helper thread's writes must be complete before the state is saved.
+    # "search" is the time the run waited for them, "search writes" their own duration.
     t = time.perf_counter()
-    if search is not None:
-        if removed:
-            search.delete_files(repo, removed)
-        if fresh:
-            # Only chunks that vanished from a changed file go: an unchanged function in an
-            # edited file keeps its chunk id and content hash, hence its vector.
-            keep = {c.chunk_id for c in chunks}
-            existing = search.chunk_ids_by_file(repo, list(fresh))
-            gone = [cid for p in fresh for cid in existing.get(p, ()) if cid not in keep]
-            search.delete_chunks(repo, gone)
-        # More than one batch: the backend's full-load mode (Elasticsearch: refresh off,
-        # requests in flight across batches, one refresh at the end).
-        with bulk_load(search, repo) if len(chunks) > 2000 else nullcontext():
-            for i in range(0, len(chunks), 2000):
-                search.upsert_chunks(chunks[i:i + 2000])
-                tick("search", min(i + 2000, len(chunks)), len(chunks))
-        s.chunks_written = len(chunks)
+    if written is not None:
+        s.chunks_written, s.timings["search writes"] = written.result()
     s.timings["search"] = time.perf_counter() - t
 
     state.save(RepoState(repo, str(root), EXTRACTOR_VERSION, fingerprint, s.commit, now), fresh, removed,
