@@ -27,6 +27,8 @@ import org.neo4j.io.ByteUnit;
  * of user {@code neo4j} is set from the file at every start, so a regenerated file wins and
  * no "change password on first login" step is left. A {@code ready} file is written into
  * the home dir once the DBMS answers, and removed on shutdown (SIGTERM runs the hook).
+ * Extra server settings can come from a neo4j.conf-style file named by the environment
+ * variable {@code NEO4J_EXTRA_CONF} (for experiments); the settings below are applied after it.
  *
  * <p>Hardened for raw queries (docs/hardening.md, "Raw query safety"): LOAD CSV cannot read
  * local files ({@code dbms.security.allow_csv_import_from_file_urls=false}, and the import
@@ -64,7 +66,14 @@ public final class Neo4jLauncher {
             }
         }
 
-        DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
+        DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home);
+        // Extra settings for experiments: NEO4J_EXTRA_CONF names a neo4j.conf-style file. The
+        // hardening settings below are set after it, so they always win.
+        String extraConf = System.getenv().getOrDefault("NEO4J_EXTRA_CONF", "");
+        if (!extraConf.isEmpty()) {
+            builder.loadPropertiesFromFile(Path.of(extraConf));
+        }
+        DatabaseManagementService dbms = builder
                 .setConfig(BoltConnector.enabled, true)
                 .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
                 .setConfig(HttpConnector.enabled, false)
