@@ -31,6 +31,7 @@ not answer becomes StoreUnavailable naming CODEGRAPH_SEARCH.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Callable, Iterator
@@ -66,6 +67,9 @@ KIND = "code"
 _PAGE = 5000  # hits per search page (below index.max_result_window = 10,000)
 _BULK_CHUNK = 1000  # actions per bulk request (and at most _BULK_BYTES)
 _BULK_BYTES = 20 * 1024 * 1024
+# Only what the helper reads back per item (status, error, id for the message): the server
+# encodes and the client parses a fraction of the full per-item answer.
+_BULK_FILTER = "errors,items.*.status,items.*.error,items.*._id"
 _BULK_IN_FLIGHT = 2  # bulk requests sent at once: one per core of the 2-core target machine
 T = TypeVar("T")
 
@@ -123,6 +127,7 @@ def doc_id(chunk_id: str) -> str:
     return "sha1:" + hashlib.sha1(chunk_id.encode("utf-8")).hexdigest()
 
 
+@functools.lru_cache(maxsize=4096)
 def index_slug(repo: str) -> str:
     """A legal index-name part for a repo name: lower case, [a-z0-9_.-]; when that
     changes the name, 8 hex of its sha1 follow, so two repos never share an index."""
@@ -284,6 +289,7 @@ class ElasticsearchIndex:
             self._call(
                 helpers.bulk, self.client, part, chunk_size=_BULK_CHUNK, max_chunk_bytes=_BULK_BYTES,
                 max_retries=3, initial_backoff=0.5, ignore_status=(404,) if ignore_missing else (),
+                filter_path=_BULK_FILTER,
             )
         except BulkIndexError as e:
             first = e.errors[0] if e.errors else {}
