@@ -11,12 +11,17 @@ reads that JSONL, runs the repo-wide link pass and ``resolve_repo`` in its own i
 ``bench/extract_same.py``). Compared per tree: the resolved edges as (kind, source, target,
 resolution), the same with evidence file:line and ``extra``, the stubs, and the resolution
 counts. Prints the figures and the first differences; exit status 1 when anything differs.
+
+``--extract-each``: each side extracts with its own code too, so the comparison is end to
+end (an extractor change shows in the edges; without it both sides resolve this
+checkout's extraction and only the resolver differs).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -53,11 +58,12 @@ with open(out, "w", encoding="utf-8") as f:
 """
 
 
-def extract(root: Path, out: Path, repo: str, excludes: list[str]) -> None:
+def extract(root: Path, out: Path, repo: str, excludes: list[str], pythonpath: Path | None = None) -> None:
     args = [sys.executable, "-m", "codegraph", "extract", str(root), "-o", str(out), "--repo", repo]
     for x in excludes:
         args += ["--exclude", x]
-    subprocess.run(args, check=True, env=_base_env(), stdout=subprocess.DEVNULL, cwd=out.parent)
+    env = _base_env() | ({"PYTHONPATH": str(pythonpath)} if pythonpath else {})
+    subprocess.run(args, check=True, env=env, stdout=subprocess.DEVNULL, cwd=out.parent)
 
 
 def resolve(pythonpath: Path | None, jsonl: Path, root: Path, out: Path) -> dict:
@@ -114,6 +120,10 @@ def main() -> int:
     ap.add_argument("--exclude", action="append", default=None,
                     help="glob to leave out (repeat; default: test/ idlelib/ site-packages/ tests/)")
     ap.add_argument("--show", type=int, default=5, help="differences to print per kind")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="copy each side's resolved edges (JSON lines: edge / stub / meta) into this folder")
+    ap.add_argument("--extract-each", action="store_true",
+                    help="each side extracts with its own code (end to end), not only this checkout's extraction")
     args = ap.parse_args()
     roots = [r.resolve() for r in args.root or [Path(sysconfig.get_paths()["stdlib"])]]
     excludes = args.exclude if args.exclude is not None else ["test/", "idlelib/", "site-packages/", "tests/"]
@@ -127,8 +137,17 @@ def main() -> int:
             extract(root, jsonl, f"same{i}", excludes)
             print(f"tree {root} (excluded: {', '.join(excludes) or 'nothing'}; extracted in "
                   f"{time.perf_counter() - t0:.1f} s)")
-            base = resolve(base_src, jsonl, root, t / f"base{i}.jsonl")
+            base_jsonl = jsonl
+            if args.extract_each:
+                base_jsonl = t / f"tree{i}.base.jsonl"
+                extract(root, base_jsonl, f"same{i}", excludes, base_src)
+                print("  base extracted with its own code (--extract-each)")
+            base = resolve(base_src, base_jsonl, root, t / f"base{i}.jsonl")
             here = resolve(None, jsonl, root, t / f"here{i}.jsonl")
+            if args.keep is not None:
+                args.keep.mkdir(parents=True, exist_ok=True)
+                for side in ("base", "here"):
+                    shutil.copy(t / f"{side}{i}.jsonl", args.keep / f"{side}{i}.jsonl")
             differ += compare(str(root), base, here, args.show)
     print("identical" if not differ else f"{differ} difference(s)")
     return 0 if not differ else 1

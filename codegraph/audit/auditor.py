@@ -108,10 +108,13 @@ class _Auditor:
 
     def _bases(self, target: Node) -> set[str]:
         """Qualified names of the base classes of the target's class (EXTENDS, transitive)."""
-        parent = target.props.get("parent") or ""
-        if (target.repo, parent) in self.bases_cache:
-            return self.bases_cache[(target.repo, parent)]
-        cls = [n for n in self.store.symbols_by_qualified_name([parent], target.repo).get(parent, [])
+        return self._class_bases(target.repo, target.props.get("parent") or "")
+
+    def _class_bases(self, repo: str, parent: str) -> set[str]:
+        """Qualified names of the base classes of class ``parent`` (EXTENDS, transitive); cached."""
+        if (repo, parent) in self.bases_cache:
+            return self.bases_cache[(repo, parent)]
+        cls = [n for n in self.store.symbols_by_qualified_name([parent], repo).get(parent, [])
                if n.props.get("kind") not in CALLABLE_KINDS]
         seen: set[str] = set()
         frontier = [n.uid for n in cls]
@@ -126,7 +129,7 @@ class _Auditor:
                         seen.add(qn)
                         nxt.append(h.node.uid)
             frontier = nxt
-        self.bases_cache[(target.repo, parent)] = seen
+        self.bases_cache[(repo, parent)] = seen
         return seen
 
     # ---- classification ----
@@ -147,6 +150,32 @@ class _Auditor:
             parent = target.props.get("parent") or ""
             return "" if q == parent or q in self._bases(target) else q
         return ""
+
+    def _constructed_class_outside(self, target: Node, caller_uid: str, site: TextHit,
+                                   calls_at: dict[tuple[str, int], list[Any]]) -> str:
+        """For ``Foo(...).m()``: the class constructed when it is neither the target's class
+        nor below it (an instance of it never runs the target's override); "" otherwise or
+        when unknown. The class is the one Python's scoping gives ``Foo`` (defined in the
+        calling function, an enclosing function or the module; a class body is not visible
+        to its methods), and the graph must have linked this call of ``Foo`` to it."""
+        name = site.call_of
+        if site.receiver != ")" or not name.isidentifier() or uid_kind(caller_uid) == "file":
+            return ""
+        repo = target.repo
+        caller = parse_uid(caller_uid)[2].split("|", 1)[0]
+        cur, cls = caller, ""
+        while cur:
+            kind = self._kind_of(repo, cur)
+            if (cur == caller or kind != "class") and self._kind_of(repo, f"{cur}.{name}") == "class":
+                cls = f"{cur}.{name}"
+                break
+            if kind == "module" or "." not in cur:
+                break
+            cur = cur.rsplit(".", 1)[0]
+        if not cls or not any(h.node.props.get("qualified_name") == cls for h in calls_at.get((caller_uid, site.line), [])):
+            return ""
+        parent = target.props.get("parent") or ""
+        return "" if cls == parent or parent in self._class_bases(repo, cls) else cls
 
     def _kind_of(self, repo: str, qn: str) -> str:
         """Kind of the symbol ``qn`` (first match), "" when unknown; cached."""
@@ -222,6 +251,10 @@ class _Auditor:
                     if outside:
                         return ("text_false_positive", "self call from a class the target's class is not below",
                                 f"self is a {outside}; {parent} is no subclass of it")
+                    built = self._constructed_class_outside(target, caller_uid, site, calls_at)
+                    if built:
+                        return ("text_false_positive", "method of a constructed object whose class is not below "
+                                "the target's class", f"{site.call_of}() makes a {built}; {parent} is no subclass of it")
                     return ("graph_miss", "dispatch through a base class",
                             f"linked to base method {qn}; on an instance of {parent} the override runs")
                 return "text_false_positive", "name collision", f"linked to {qn} ({h.edge.resolution})"
@@ -242,6 +275,11 @@ class _Auditor:
                 owner = ti[:max(ti.rfind("."), ti.rfind("::"))]
                 own_names = {_last(parent)} | ({_last(parent.rsplit(".", 1)[0])} if constructor_alias else set())
                 if _last(owner) in own_names or owner == parent:
+                    if (not constructor_alias and owner != parent and self._kind_of(target.repo, owner) == "class"
+                            and parent not in self._class_bases(target.repo, owner)):
+                        # Owner.m() on another class of the same name that has no m (nor a base with it)
+                        return ("text_false_positive", "qualified call names another owner",
+                                f"missing stub {ti!r}: {owner} is another class of that name")
                     return "graph_miss", "unresolved qualified call", f"missing stub {ti!r}"
                 root = re.split(r"\.|::", ti)[0]
                 if self._module_in_repo(target.repo, root):

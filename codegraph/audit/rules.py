@@ -45,6 +45,7 @@ _FLOW_RESOLUTIONS = {
     "value_flow": "a name, container element, attribute or return value holds it",
     "parameter": "passed as an argument and called by the callee",
     "module_alias": "a module bound to another name (os.path is posixpath)",
+    "dynamic_import": "a module named by a string (importlib.import_module, a helper returning it)",
     "protocol": "an implicit call (for -> __iter__, with -> __enter__)",
     "return_type": "the receiver is typed by a return annotation",
 }

@@ -191,13 +191,37 @@ _DEF_BEFORE: dict[str, re.Pattern[str]] = {
 _RECEIVER = re.compile(r"([\w$]+(?:\s*(?:\.|\?\.|->|::)\s*[\w$]+)*|\)|\])\s*(\.|\?\.|->|::)\s*(?:<[^<>()]*>\s*)?$")
 _SUPER = re.compile(r"\bsuper\s*\([^()]*\)\s*(?:\.|->|::)\s*$")
 _GENERIC_ARGS = r"(?:\s*(?:::)?<[\w\s,.<>?:\[\]&*]{0,80}>)?"
+_CALLEE_BEFORE = re.compile(r"([\w$]+(?:\s*\.\s*[\w$]+)*)\s*$")
+_BACK_LIMIT = 2000  # characters searched back for the ``(`` of a receiver call spread over lines
+
+
+def callee_of_receiver(stripped: str, pos: int) -> str:
+    """For a receiver that is the value of a call (``Foo(...).m(``, ``super(A,\n self).m(``):
+    the callee written before that call's ``(`` (``Foo``, ``super``, ``a.b``), found by
+    matching parentheses back from ``pos`` (the ``)`` before ``.m``) in code whose strings
+    and comments are blanked; "" when not found within a bounded distance."""
+    depth = 0
+    i = pos
+    stop = max(0, pos - _BACK_LIMIT)
+    while i >= stop:
+        ch = stripped[i]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            depth -= 1
+            if depth == 0:
+                m = _CALLEE_BEFORE.search(stripped, max(0, i - 200), i)
+                return re.sub(r"\s+", "", m.group(1)) if m else ""
+        i -= 1
+    return ""
 
 
 @dataclass(slots=True)
 class TextHit:
     """``name(`` at ``line`` (1-based) / ``col`` (0-based) of ``file``; ``receiver`` is
     the expression before ``.``/``->``/``::`` (``self``, ``os.path``, ``)``), "" for a bare
-    call; ``snippet`` the original line, trimmed."""
+    call; ``snippet`` the original line, trimmed; ``call_of``, for a receiver ``)``, the
+    callee of that call (``Foo`` in ``Foo().m(``; ``super`` makes the receiver ``super()``)."""
 
     file: str
     line: int
@@ -205,6 +229,7 @@ class TextHit:
     name: str
     receiver: str
     snippet: str
+    call_of: str = ""
 
 
 def call_pattern(names: Iterable[str], language: str) -> re.Pattern[str]:
@@ -232,10 +257,13 @@ def find_calls(path: str, original: str, stripped: str, language: str, pattern: 
             continue
         rm = _RECEIVER.search(prefix)
         receiver = re.sub(r"\s+", "", rm.group(1)) if rm else ""
-        if receiver == ")" and _SUPER.search(prefix):
-            receiver = "super()"
+        call_of = ""
+        if receiver == ")":
+            call_of = callee_of_receiver(stripped, starts[row] + rm.start(1))  # type: ignore[union-attr]
+            if _SUPER.search(prefix) or call_of == "super":  # super(Cls,\n self).m( spread over lines
+                receiver = "super()"
         snippet = orig_lines[row].strip()[:200] if row < len(orig_lines) else ""
-        out.append(TextHit(path, row + 1, col, m.group(1), receiver, snippet))
+        out.append(TextHit(path, row + 1, col, m.group(1), receiver, snippet, call_of))
     return out
 
 

@@ -58,6 +58,7 @@ RESOLUTIONS = (
     "receiver_type",  # the receiver's type is visible in the code
     "same_module",    # a name defined in the same module / file
     "module_alias",   # a module bound to another name (os.path -> posixpath)
+    "dynamic_import",  # a module named by a string: importlib.import_module("m"), a function returning it
     "value_flow",     # a name / container / attribute / return value holding the target
     "parameter",      # a function passed as an argument, called by the callee
     "return_type",    # a receiver typed by a function's return annotation

@@ -26,6 +26,10 @@ dict                   hint
                        returns (its export's ``returns``: owners, see :func:`parse_owner`)
 ``{"returns_of_method"``:class:`MethodReturnMember` - a member of what a method returns
   ``: {owner, method}}``  (the export ``Class.method`` of its module: ``returns``)
+``{"module_of_call"``  :class:`ModuleOfCall` - ``attrs`` walked from the module an exported
+  ``: {file, export,``  function returns (its export's ``module_param`` picks the argument
+  ``args}, "attrs"}``   whose module files are the start), the last attr an export
+                       (with ``member``: that member of the class exported)
 ``{"go_import",...}``  :class:`GoImport` - a Go placeholder ``languages.go.link_repo``
                        rewrites once go.mod is known; as such it matches nothing
 anything else          :class:`UnknownHint` - kept (and written back) as it came; matches
@@ -217,6 +221,58 @@ class MethodReturnMember:
 
 
 @dataclass(frozen=True, slots=True)
+class ModuleArg:
+    """A string-literal argument of a call that spells a module: its position (``index``)
+    or keyword (``kw``), the files of that module and of its top-level package (``top``,
+    for a function returning ``__import__(name)``; the module's own files when undotted)."""
+
+    index: int | None
+    kw: str | None
+    files: tuple[str, ...]
+    top: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"index": self.index} if self.index is not None else {"kw": self.kw}
+        d["file"] = list(self.files)
+        if self.top != self.files:
+            d["top"] = list(self.top)
+        return d
+
+    @staticmethod
+    def parse(d: Any) -> ModuleArg:
+        if not isinstance(d, Mapping):
+            raise HintError("module_of_call hint: each of 'args' must be an object")
+        files = _strs(d, "file", "module_of_call")
+        return ModuleArg(_opt_int(d, "index", "module_of_call"), _opt_str(d, "kw", "module_of_call"), files,
+                         _strs(d, "top", "module_of_call") if "top" in d else files)
+
+    def fits(self, index: int, name: str) -> bool:
+        """Is this the argument given for parameter ``name`` at position ``index``?"""
+        return self.index == index if self.index is not None else self.kw == name
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleOfCall:
+    """``{"module_of_call": {"file", "export", "args": [...]}, "attrs": [...], "member"?}``:
+    what ``attrs`` names in the module the exported function returns when called with
+    these literal arguments (its export's ``module_param``: ``{"index", "name", "top"}``)."""
+
+    function: ExportRef
+    args: tuple[ModuleArg, ...]
+    attrs: tuple[str, ...]
+    member: str | None = None
+    how: str = DEFAULT_HOW
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"module_of_call": {**self.function.to_dict(), "args": [a.to_dict() for a in self.args]},
+                             "attrs": list(self.attrs)}
+        if self.member is not None:
+            d["member"] = self.member
+        d["how"] = self.how
+        return d
+
+
+@dataclass(frozen=True, slots=True)
 class GoImport:
     """``{"go_import": path, "go_qn": name}`` or ``{"go_import", "go_owner", "member"}``."""
 
@@ -250,7 +306,7 @@ class UnknownHint:
 
 
 Candidate = (QualifiedName | FilePath | Directory | FileExport | ModuleChain | Member | SuperMember
-             | ExportMember | ReturnMember | MethodReturnMember | GoImport | UnknownHint)
+             | ExportMember | ReturnMember | MethodReturnMember | ModuleOfCall | GoImport | UnknownHint)
 
 
 def parse_hint(d: Mapping[str, Any]) -> Candidate:
@@ -303,6 +359,13 @@ def parse_hint(d: Mapping[str, Any]) -> Candidate:
             raise HintError("returns_of_method hint: must be an object with an owner and 'method'")
         return MethodReturnMember(parse_owner(rm), _str(rm, "method", "returns_of_method"),
                                   _str(d, "member", "returns_of_method"), how)
+    if "module_of_call" in d:
+        mc = d["module_of_call"]
+        args = mc.get("args") if isinstance(mc, Mapping) else None
+        if not isinstance(args, (list, tuple)):
+            raise HintError("module_of_call hint: must be an object with 'file', 'export' and 'args'")
+        return ModuleOfCall(ExportRef.parse(mc, "module_of_call"), tuple(ModuleArg.parse(a) for a in args),
+                            _strs(d, "attrs", "module_of_call"), _opt_str(d, "member", "module_of_call"), how)
     if "go_import" in d:
         return GoImport(_str(d, "go_import", "go_import"), _opt_str(d, "go_qn", "go_import"),
                         _opt_str(d, "go_owner", "go_import"), _opt_str(d, "member", "go_import"), how)
@@ -420,6 +483,6 @@ def to_dicts(hints: Iterable[Candidate]) -> list[dict[str, Any]]:
 
 
 __all__ = ["DEFAULT_HOW", "NO_HINTS", "Candidate", "Directory", "ExportMember", "ExportRef", "FileExport", "FilePath",
-           "GoImport", "HintError", "Member", "ModuleChain", "ParamCall", "Pass", "QualifiedName", "RefHints",
+           "GoImport", "HintError", "Member", "ModuleArg", "ModuleChain", "ModuleOfCall", "ParamCall", "Pass", "QualifiedName", "RefHints",
            "MethodReturnMember", "ReturnMember", "SuperMember", "UnknownHint", "owner_to_dict", "parse_hint", "parse_owner",
            "reference_hints", "to_dicts"]

@@ -48,6 +48,7 @@ from codegraph.indexer.hints import (
     Member,
     MethodReturnMember,
     ModuleChain,
+    ModuleOfCall,
     ParamCall,
     Pass,
     QualifiedName,
@@ -150,6 +151,8 @@ def _try_candidate(table: SymbolTable, cand: Candidate) -> tuple[list[SymbolReco
                             owners.extend(_owners(table, parse_owner(r)))
                         except HintError:
                             continue
+        case ModuleOfCall():
+            return _module_of_call(table, cand), how
         case _:  # GoImport placeholders (rewritten by languages.go.link_repo) and unknown shapes
             return [], how
     for owner in owners:
@@ -157,6 +160,27 @@ def _try_candidate(table: SymbolTable, cand: Candidate) -> tuple[list[SymbolReco
         if found:
             return found, how
     return [], how
+
+
+def _module_of_call(table: SymbolTable, cand: ModuleOfCall) -> list[SymbolRecord]:
+    """What ``attrs`` (then ``member``) names in the module the function returns: the
+    function's export says which parameter names the module (``module_param``); the call's
+    literal argument for it gives the module's files (docs/DESIGN.md#resolution)."""
+    out: list[SymbolRecord] = []
+    if not cand.attrs:
+        return out
+    for fn in table.export(list(cand.function.files), cand.function.export):
+        mp = table.exports.get(fn.file, {}).get(fn.name, {}).get("module_param")
+        if not isinstance(mp, dict) or not isinstance(mp.get("index"), int) or not isinstance(mp.get("name"), str):
+            continue
+        arg = next((a for a in cand.args if a.fits(mp["index"], mp["name"])), None)
+        if arg is None:
+            continue
+        for f in table.module_files(list(arg.top if mp.get("top") else arg.files), list(cand.attrs[:-1])):
+            for s in table.export([f], cand.attrs[-1]):
+                found = table.member(s.qualified_name, cand.member) if cand.member else [s]
+                out.extend(x for x in found if x not in out)
+    return out
 
 
 def _targets(table: SymbolTable, ref: Reference,

@@ -248,3 +248,22 @@ def test_a_container_rewritten_thousands_of_times_stays_bounded_and_quiet() -> N
     got = {(e.type, e.source.split("|")[2], e.target.split("|")[2], e.resolution) for es in res.edges.values() for e in es}
     # g(f) hands f to g, which calls its parameter; REFERENCES f -> f is a self-edge (dropped)
     assert got == {("CALLS", "m.f", "m.g", "same_module"), ("CALLS", "m.g", "m.f", "parameter")}
+
+
+def test_names_read_from_an_imported_module_use_that_modules_files(tmp_path: Path) -> None:
+    """``import pkg; c = pkg.Client(); c.fetch()`` and ``pkg.make().fetch()`` where pkg
+    re-exports them: the owner's and the function's export are looked up in pkg's own files
+    (``pkg/__init__.py``), not in ``pkg/.py`` (an empty attribute path gave that before)."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("from pkg._impl import Client, make\n")
+    (tmp_path / "pkg" / "_impl.py").write_text(
+        "class Client:\n    def fetch(self):\n        return 1\n\n\ndef make() -> Client:\n    return Client()\n")
+    (tmp_path / "app.py").write_text("import pkg\n\n\ndef main():\n    c = pkg.Client()\n    c.fetch()\n"
+                                     "    pkg.make().fetch()\n")
+    got = {e for e in edge_set_with_resolution(tmp_path) if e[0] == "CALLS" and e[1] == "app.main"}
+    assert got == {
+        ("CALLS", "app.main", "pkg._impl.Client", "import"),
+        ("CALLS", "app.main", "pkg._impl.make", "import"),
+        ("CALLS", "app.main", "pkg._impl.Client.fetch", "receiver_type"),
+        ("CALLS", "app.main", "pkg._impl.Client.fetch", "return_type"),
+    }

@@ -2,9 +2,11 @@
 (docs/DESIGN.md#refresh): a package barrel (``pkg/__init__.py`` re-exporting names) and a
 TypeScript barrel (``export { } from`` and ``export *``), base classes in other modules,
 calls on what a factory returns (``make().run()``: ``returns_of``), values handed to a
-function that calls its parameter (``runner(work)``: ``pass`` / ``param_call``), method
-calls on an unknown receiver (the unique-name fallback, or an ambiguous stub), and edits
-that rename, move, delete and add functions, classes, re-exports and whole files.
+function that calls its parameter (``runner(work)``: ``pass`` / ``param_call``), a module
+named by a string and returned by a loader of another file (``load("pkg.m2").gamma()``:
+``module_param`` / ``module_of_call``), method calls on an unknown receiver (the
+unique-name fallback, or an ambiguous stub), and edits that rename, move, delete and add
+functions, classes, re-exports and whole files.
 
 Rendering is deterministic; edits are tuples of small ints read modulo what exists.
 """
@@ -35,13 +37,15 @@ class Cls:
 class Fn:
     name: str
     kind: str = "plain"  # plain | factory (returns an instance of ``ret``) | runner (calls its parameter)
+    #                      | loader (returns importlib.import_module of its parameter)
     ret: str | None = None
 
 
 @dataclass
 class Use:
     """One statement in a caller's body: ``call`` f(); ``chain`` f().m(); ``pass`` runner(f);
-    ``recv`` obj.m() (receiver unknown); ``new`` C().m()."""
+    ``recv`` obj.m() (receiver unknown); ``new`` C().m(); ``dyn`` loader("pkg.mX").f() (``b``
+    is ``mX.f``: the module written stays when f moves)."""
 
     form: str
     a: str
@@ -66,14 +70,15 @@ def is_ts(path: str) -> bool:
 def base_tree() -> Tree:
     t = Tree()
     t.defs["pkg/m1.py"] = [Cls("Base", None, ["run", "size"]), Fn("alpha", "factory", "Widget"),
-                           Fn("beta", "runner")]
+                           Fn("beta", "runner"), Fn("delta", "loader")]
     t.defs["pkg/m2.py"] = [Cls("Widget", "Base", ["stop"]), Fn("gamma")]
     t.defs["ts/a.ts"] = [Fn("alpha"), Fn("beta", "runner")]
     t.defs["ts/b.ts"] = [Fn("gamma")]
     t.defs["ts/c.ts"] = [Fn("delta")]
     t.barrel = ["alpha", "gamma", "beta"]
     t.star = True
-    t.uses["app/c1.py"] = [Use("call", "alpha"), Use("chain", "alpha", "run"), Use("pass", "beta", "gamma")]
+    t.uses["app/c1.py"] = [Use("call", "alpha"), Use("chain", "alpha", "run"), Use("pass", "beta", "gamma"),
+                           Use("dyn", "delta", "m2.gamma")]
     t.uses["app/c2.py"] = [Use("new", "Widget", "size"), Use("recv", "", "stop")]
     t.uses["ts/use1.ts"] = [Use("call", "alpha"), Use("call", "delta"), Use("pass", "beta", "gamma")]
     t.uses["ts/use2.ts"] = [Use("call", "gamma")]
@@ -109,10 +114,10 @@ def apply(t: Tree, edit: tuple[int, int, int, int]) -> str:
         name = next((n for n in pool[c % len(pool):] + pool[:c % len(pool)] if n not in taken), None)
         if name is None:
             return f"{op}: every name taken"
-        kinds = ("plain", "factory", "runner")
+        kinds = ("plain", "factory", "runner", "loader")
         d: Fn | Cls = Cls(name, None, [METHODS[c % 3]]) if pool is CLS_NAMES else \
-            Fn(name, kinds[b % 3] if not ts else ("plain", "runner")[b % 2],
-               _pick(_names(t, False, Cls), c) if kinds[b % 3] == "factory" and not ts else None)
+            Fn(name, kinds[b % 4] if not ts else ("plain", "runner")[b % 2],
+               _pick(_names(t, False, Cls), c) if kinds[b % 4] == "factory" and not ts else None)
         t.defs.setdefault(path, []).append(d)
         return f"add {type(d).__name__} {name} ({getattr(d, 'kind', 'class')}) to {path}"
     path = mods[b % len(mods)]
@@ -188,13 +193,17 @@ def apply(t: Tree, edit: tuple[int, int, int, int]) -> str:
             return "unuse: nothing"
         gone = uses.pop(c % len(uses))
         return f"{caller} drops {gone.form} {gone.a}"
-    forms = ("call", "pass", "recv") if ts else ("call", "chain", "pass", "recv", "new")
+    forms = ("call", "pass", "recv") if ts else ("call", "chain", "pass", "recv", "new", "dyn")
     form = forms[(a + c) % len(forms)]
     u = Use(form, d.name, METHODS[c % 3])
     if form == "pass":
         runners = [x.name for p, xs in t.defs.items() if is_ts(p) == ts for x in xs
                    if isinstance(x, Fn) and x.kind == "runner"]
         u = Use("pass", _pick(runners, c) or d.name, d.name)
+    if form == "dyn":
+        loaders = [x.name for p, xs in t.defs.items() if not is_ts(p) for x in xs
+                   if isinstance(x, Fn) and x.kind == "loader"]
+        u = Use("dyn", _pick(loaders, c) or d.name, f"{path[:-3].split('/')[-1]}.{d.name}")
     uses.append(u)
     return f"{caller} adds {u.form} {u.a} {u.b}"
 
@@ -228,9 +237,13 @@ def _py_module(t: Tree, path: str) -> str:
             body += ["", "", f"def {d.name}():", f"    return {ret or 'object'}()"]
         elif d.kind == "runner":
             body += ["", "", f"def {d.name}(fn):", "    return fn()"]
+        elif d.kind == "loader":
+            imports.setdefault("importlib", set())
+            body += ["", "", f"def {d.name}(name):", "    return importlib.import_module(name)"]
         else:
             body += ["", "", f"def {d.name}():", "    return 0"]
-    head = [f"from {m} import {', '.join(sorted(ns))}" for m, ns in sorted(imports.items()) if m != here]
+    head = [f"from {m} import {', '.join(sorted(ns))}" if ns else f"import {m}"
+            for m, ns in sorted(imports.items()) if m != here]
     return "\n".join(head + body).strip("\n") + "\n"
 
 
@@ -258,6 +271,9 @@ def _py_app(t: Tree, path: str) -> str:
             stmt = f"{ref(u.a)}({ref(u.b)})"
         elif u.form == "new":
             stmt = f"{ref(u.a)}().{u.b}()"
+        elif u.form == "dyn":
+            mod, _, fn = u.b.partition(".")
+            stmt = f"{ref(u.a)}(\"pkg.{mod}\").{fn}()"
         else:
             stmt = f"obj.{u.b}()"
         lines += ["", "", f"def use{i}(obj):", f"    {stmt}", "    return 0"]

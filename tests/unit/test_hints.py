@@ -21,7 +21,9 @@ from codegraph.indexer.hints import (
     GoImport,
     HintError,
     Member,
+    ModuleArg,
     ModuleChain,
+    ModuleOfCall,
     ParamCall,
     Pass,
     QualifiedName,
@@ -56,6 +58,13 @@ SHAPES = [
      ExportMember(ExportRef(("a/b.py", "a/b/__init__.py"), "C"), "run", "import")),
     ({"returns_of": OE, "member": "run", "how": "return_type"},
      ReturnMember(ExportRef(("a/b.py", "a/b/__init__.py"), "C"), "run", "return_type")),
+    ({"module_of_call": {**OE, "args": [{"index": 0, "file": ["p/m.py"], "top": ["p.py"]}, {"kw": "name", "file": ["q.py"]}]},
+      "attrs": ["sub", "f"], "how": "dynamic_import"},
+     ModuleOfCall(ExportRef(("a/b.py", "a/b/__init__.py"), "C"),
+                  (ModuleArg(0, None, ("p/m.py",), ("p.py",)), ModuleArg(None, "name", ("q.py",), ("q.py",))),
+                  ("sub", "f"), None, "dynamic_import")),
+    ({"module_of_call": {**OE, "args": []}, "attrs": ["C"], "member": "__init__", "how": "dynamic_import"},
+     ModuleOfCall(ExportRef(("a/b.py", "a/b/__init__.py"), "C"), (), ("C",), "__init__", "dynamic_import")),
     ({"go_import": "example.com/x", "go_qn": "T", "how": "import"}, GoImport("example.com/x", "T", how="import")),
     ({"go_import": "example.com/x", "go_owner": "T", "member": "M", "how": "receiver_type"},
      GoImport("example.com/x", owner="T", member="M", how="receiver_type")),
@@ -84,6 +93,9 @@ def test_how_defaults_to_exact_and_first_fitting_kind_wins() -> None:
     ({"owner_export": ["a.py"], "member": "m"}, "owner_export hint: must be an object"),
     ({"module_chain": {"file": ["a.py"], "attrs": [1]}}, "'attrs' must be a list of strings"),
     (["qn", "x"], "a candidate must be an object"),
+    ({"module_of_call": {**OE}, "attrs": ["f"]}, "module_of_call hint: must be an object with"),
+    ({"module_of_call": {**OE, "args": [{"index": "0", "file": ["m.py"]}]}, "attrs": ["f"]},
+     "'index' must be an integer or null"),
 ])
 def test_malformed_hint_names_the_field(raw: object, says: str) -> None:
     with pytest.raises(HintError, match=says):

@@ -128,7 +128,8 @@ class CallsMixin:
                     return
                 vals = self.name_values(scope, name, 1)
                 if attrs:
-                    mods = [v for v in vals if v[0][0] in ("mod", "from") or (v[0][0] == "def" and v[0][2] == "class")]
+                    mods = [v for v in vals if v[0][0] in ("mod", "from", "modcall")
+                            or (v[0][0] == "def" and v[0][2] == "class")]
                     if mods:
                         self.call_values(scope, mods, attrs, line)
                     else:
@@ -170,6 +171,11 @@ class CallsMixin:
             t = self.type_of_call(scope, root)
             if t is not None:
                 self.call_on_type(scope, t, attrs, line)
+                return
+            mods = [v for v in self.values(scope, root) if v[0][0] in ("mod", "modcall")] \
+                if self.has_string_arg(root) else []
+            if mods:  # importlib.import_module("m").f() (python.dynimport)
+                self.call_values(scope, mods, attrs, line)
             else:
                 self.call_unknown_member(scope, attrs[-1], line)
             return
@@ -186,6 +192,14 @@ class CallsMixin:
 
     def call_on_type(self, scope: _Scope, t: Any, attrs: list[str], line: int, rtype: str = CALLS,
                      extra_fields: dict[str, Any] | None = None) -> None:
+        if len(attrs) > 1 and isinstance(t, tuple) and len(t) > 5 and rtype == CALLS:
+            mods = [{**r, "attrs": [*r["attrs"], *attrs]} for r in t[5] if "module_of_call" in r]
+            if mods:  # helper("pkg").sub.f(): attributes of the module it may return (python.dynimport)
+                member = attrs[-1]
+                extra = {"candidates": mods, **({"optional": True} if member in _BUILTIN_METHODS
+                                                else {"name": member, "name_kinds": ["method"]})}
+                self.add_ref(CALLS, scope, member, line, extra)
+                return
         cur = t
         for a in attrs[:-1]:
             if cur is _BUILTIN or cur is _NONE:
@@ -200,7 +214,10 @@ class CallsMixin:
         member = attrs[-1]
         owner, how, cls, oe = cur[1], cur[2], cur[3], cur[4]
         if len(cur) > 5:  # the return value of an imported function or method
-            extra: dict[str, Any] = {"candidates": [{**r, "member": member, "how": how} for r in cur[5]]}
+            # A module a call may return (python.dynimport) is walked by attributes, not members.
+            extra: dict[str, Any] = {"candidates": [
+                {**r, "attrs": [*r["attrs"], member]} if "module_of_call" in r else {**r, "member": member, "how": how}
+                for r in cur[5]]}
             if rtype == CALLS:
                 if member not in _BUILTIN_METHODS:
                     extra.update({"name": member, "name_kinds": ["method"]})

@@ -170,5 +170,7 @@ def _paths(stems: list[str]) -> list[str]:
 
 
 def _child_stems(stems: list[str], parts: list[str]) -> list[str]:
+    if not parts:  # the module itself (``import m; m.f()``: the export f of m)
+        return list(stems)
     tail = "/".join(parts)
     return [f"{s}/{tail}" if s else tail for s in stems]

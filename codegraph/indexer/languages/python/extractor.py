@@ -20,6 +20,7 @@ from codegraph.indexer.languages.python.common import (
     visibility,
 )
 from codegraph.indexer.languages.python.constructors import ConstructorsMixin
+from codegraph.indexer.languages.python.dynimport import DynImportMixin
 from codegraph.indexer.languages.python.flow import FlowMixin
 from codegraph.indexer.languages.python.imports import ImportsMixin
 from codegraph.indexer.languages.python.scopes import ScopesMixin, _Scope
@@ -33,7 +34,8 @@ def _doc_key(n: Node) -> tuple[int, int]:
     return (n.start_byte, -n.end_byte)
 
 
-class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, CallsMixin, FlowMixin, UsesMixin):
+class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, CallsMixin, DynImportMixin, FlowMixin,
+                 UsesMixin):
     """State for one file; ``run()`` returns the FileExtraction."""
 
     def __init__(self, repo: str, path: str, source: bytes) -> None:

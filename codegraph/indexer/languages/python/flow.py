@@ -17,8 +17,9 @@ graph, flow-insensitive and conservative:
 - ``for x in (f, g)`` binds ``x`` to every element.
 
 Values are ``(binding, attrs)`` pairs: a ``def`` / ``mod`` / ``from`` binding of the
-extractor plus an attribute chain, or ``("member", type, attr)`` for a method of an
-instance whose class lives in another file. Anything else is unknown and gives nothing:
+extractor plus an attribute chain, ``("member", type, attr)`` for a method of an
+instance whose class lives in another file, or a module a dynamic import names
+(``python.dynimport``: ``importlib.import_module("m")``, a module-returning function). Anything else is unknown and gives nothing:
 the call keeps today's stub, never a guess by name.
 """
 
@@ -49,6 +50,9 @@ class FlowMixin:
     def lookup(self, scope: Any, name: str) -> Any: ...  # pragma: no cover
     def type_of_expr(self, scope: Any, n: Node) -> Any: ...  # pragma: no cover
     def split_chain(self, n: Node) -> tuple[Node | None, list[str]]: ...  # pragma: no cover
+    def has_string_arg(self, call: Node) -> bool: ...  # pragma: no cover - python.dynimport
+    def module_call_value(self, ent: Any, attrs: list[str], call: Node) -> Any: ...  # pragma: no cover
+    def literal_module_values(self, scope: Any, call: Node, fn_vals: Any = None) -> list[Any]: ...  # pragma: no cover
 
     # -- values -----------------------------------------------------------------------------
     flow_steps: int = 0
@@ -147,18 +151,21 @@ class FlowMixin:
             return []
         attr = self.text(an)
         out: list[tuple[Any, ...]] = []
+        maybe: list[tuple[Any, ...]] = []  # a module a call may return: never instead of what is known
         for b, attrs in ((v[0], v[1]) for v in self.values(scope, obj, depth + 1) if v[0][0] != "member"):
-            if b[0] in ("mod", "from") or (b[0] == "def" and b[2] == "class"):
+            if b[0] == "modcall":
+                maybe.append((b, [*attrs, attr]))
+            elif b[0] in ("mod", "from") or (b[0] == "def" and b[2] == "class"):
                 if b[0] == "def" and not attrs:
                     out.extend(self.class_member_values(b[3], attr, depth + 1))
                 else:
                     out.append((b, [*attrs, attr]))
         if out:
-            return _dedupe_values(out)
+            return _dedupe_values(out + maybe)
         ty = self.type_of_expr(scope, obj)
         if ty is not None and isinstance(ty, tuple) and ty[0] == "inst":
-            return self.member_values(ty, attr, depth + 1)
-        return []
+            return self.member_values(ty, attr, depth + 1) + maybe
+        return maybe
 
     def class_member_values(self, cls: Any, attr: str, depth: int) -> list[tuple[Any, ...]]:
         """``Class.attr`` for a class of this file: its method, or what ``attr`` holds."""
@@ -193,11 +200,18 @@ class FlowMixin:
                 if out:
                     return _dedupe_values(out)
         out = []
-        for b, attrs in ((v[0], v[1]) for v in self.values(scope, fn, depth + 1)):
-            if b[0] != "def" or b[2] != "function" or attrs:
-                continue
-            for sc, r in self.returns.get(id(b[3]), ()):
-                out.extend(self.values(sc, r, depth + 1))
+        fn_vals = self.values(scope, fn, depth + 1)
+        named = self.has_string_arg(call)  # a module may be named by a literal (python.dynimport)
+        for b, attrs in ((v[0], v[1]) for v in fn_vals):
+            if b[0] == "def" and b[2] == "function" and not attrs:
+                for sc, r in self.returns.get(id(b[3]), ()):
+                    out.extend(self.values(sc, r, depth + 1))
+            elif named and b[0] in ("mod", "from"):
+                mv = self.module_call_value(b, attrs, call)
+                if mv is not None:
+                    out.append((mv, []))
+        if named:
+            out.extend(self.literal_module_values(scope, call, fn_vals))
         return _dedupe_values(out)
 
     # -- containers -------------------------------------------------------------------------

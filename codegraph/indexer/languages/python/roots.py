@@ -78,6 +78,12 @@ def _expand(cand: dict[str, Any], roots: dict[str, list[str]]) -> list[dict[str,
         files = _paths(list(oe.get("file", [])), roots)
         if files != list(oe.get("file", [])):
             extra.append({**cand, "owner_export": {**oe, "file": files}})
+    if "module_of_call" in cand:  # the helper's files and each literal module's (python.dynimport)
+        mc = cand["module_of_call"]
+        args = [{**a, **{k: _paths(list(a[k]), roots) for k in ("file", "top") if k in a}} for a in mc.get("args", [])]
+        files = _paths(list(mc.get("file", [])), roots)
+        if files != list(mc.get("file", [])) or args != mc.get("args", []):
+            extra.append({**cand, "module_of_call": {**mc, "file": files, "args": args}})
     return extra
 
 
@@ -88,8 +94,10 @@ def _mentions_root(cand: dict[str, Any], heads: set[str]) -> bool:
             return True
     if "path" in cand and _head(cand["path"]) in heads:
         return True
+    mc = cand.get("module_of_call", {})
     files = (list(cand.get("file", ())) + list(cand.get("owner_export", {}).get("file", ()))
-             + list(cand.get("module_chain", {}).get("file", ())))
+             + list(cand.get("module_chain", {}).get("file", ())) + list(mc.get("file", ()))
+             + [f for a in mc.get("args", ()) for k in ("file", "top") for f in a.get(k, ())])
     return any(_head(f) in heads for f in files)
 
 

@@ -28,6 +28,8 @@ from codegraph.indexer.languages.python.common import (
 from codegraph.indexer.languages.python.scopes import scope_is_cls_method
 from codegraph.indexer.records import Reference
 
+DYNAMIC = "dynamic_import"  # the resolution of a module named by a string (python.dynimport)
+
 if TYPE_CHECKING:
     from codegraph.indexer.languages.python.scopes import _Scope
 
@@ -181,6 +183,13 @@ class TypesMixin:
         root, attrs = self.split_chain(fn)
         if root is not None and root.type == "call" and attrs:  # make().run()
             inner = self.type_of_call(scope, root)
+            if inner is None and self.has_string_arg(root):  # import_module("m").C() (python.dynimport)
+                for v in self.values(scope, root):
+                    if v[0][0] == "mod":
+                        t = self.type_from_entity(v[0], [*v[1], *attrs])
+                        if t is not None:
+                            return t
+                return None
             return self.method_result_type(inner, attrs) if isinstance(inner, tuple) and inner[0] == "inst" else None
         if root is None or root.type != "identifier":
             return None
@@ -196,16 +205,23 @@ class TypesMixin:
             return None
         if kind == "local":  # K = C; K() / m = make_client; m()
             for v in self.name_values(scope, name, 1):
-                if v[0][0] != "member":
+                if v[0][0] not in ("member", "modcall"):
                     t = self.type_from_entity(v[0], [*v[1], *attrs])
                     if t is not None:
                         return t
             return None
         if kind != "entities":
             return None
+        named = self.has_string_arg(call)
+        if named and self.literal_module_values(scope, call):
+            return None  # a module (python.dynimport), not an instance: its values say which
         for ent in val:
             t = self.type_from_entity(ent, attrs)
             if t is not None:
+                if named and len(t) > 5:  # an imported function may return the module it is given
+                    mv = self.module_call_value(ent, attrs, call)
+                    if mv is not None:
+                        t = (*t[:5], [*t[5], {"module_of_call": mv[1], "attrs": [], "how": DYNAMIC}])
                 return t
         return None
 

@@ -13,7 +13,8 @@ what a call hands over and what the file says about values beyond calls
   (annotations, generic arguments, string annotations, ``typing.cast``), INJECTS
   (FastAPI ``Depends`` / ``Security``);
 - module-level re-bindings exported (``api = _impl``, ``g = f``) and the ``returns`` of
-  module-level functions for callers in other files.
+  module-level functions for callers in other files (and ``module_param`` of a
+  module-returning one, ``python.dynimport``).
 """
 
 from __future__ import annotations
@@ -151,22 +152,30 @@ class UsesMixin:
     def call_values(self, scope: Any, vals: list[tuple[Any, ...]], attrs: list[str], line: int,
                     rtype: str = CALLS, how: str = "value_flow", extra_fields: dict[str, Any] | None = None) -> None:
         """References to each value (``python.flow``) an expression denotes, ``attrs`` after it."""
+        only_modcalls = all(v[0][0] == "modcall" for v in vals)
         for v in vals:
             b, pre = v[0], v[1]
             if b[0] == "member":
                 if rtype == CALLS or extra_fields:
                     self.call_on_type(scope, b[1], [b[2], *pre, *attrs], line, rtype=rtype, extra_fields=extra_fields)
                 continue
+            if b[0] == "modcall":  # a module a call returns (python.dynimport)
+                self.module_of_call(scope, b, [*pre, *attrs], line, rtype, extra_fields, only_modcalls)
+                continue
             if b[0] == "mod" and not pre and not attrs:
                 continue  # a module itself is not called or handed around as a symbol
-            self.call_entities(scope, [b], [*pre, *attrs], line, how=how, rtype=rtype, extra_fields=extra_fields)
+            h = b[3] if b[0] == "mod" and len(b) > 3 and how == "value_flow" else how  # dynamic_import
+            self.call_entities(scope, [b], [*pre, *attrs], line, how=h, rtype=rtype, extra_fields=extra_fields)
 
     def may_alias_module(self, scope: Any, name: str) -> bool:
         """Cheap pre-check for ``m.f()`` on a local: is ``m`` assigned a bare name or
-        attribute chain somewhere (``m = lib``), the only way it can hold a module?"""
+        attribute chain somewhere (``m = lib``), or a call handed a string literal
+        (``m = importlib.import_module("lib")``, python.dynimport): the only ways it can
+        hold a module?"""
         found = self.lookup(scope, name)
         return found is not None and any(
-            b[0] == "var" and b[1] is not None and b[1].type in ("identifier", "attribute") for b in found[0])
+            b[0] == "var" and b[1] is not None and (b[1].type in ("identifier", "attribute") or (
+                b[1].type == "call" and self.has_string_arg(b[1]))) for b in found[0])
 
     def may_hold_value(self, scope: Any, name: str) -> bool:
         """Cheap pre-check: can local ``name`` hold a function, class or module (bound
@@ -202,7 +211,8 @@ class UsesMixin:
         if t is None or t is _BUILTIN or t is _NONE or t[0] != "inst":
             return
         if len(t) > 5:
-            cands: list[dict[str, Any]] = [{**r, "member": member, "how": "protocol"} for r in t[5]]
+            cands: list[dict[str, Any]] = [{**r, "member": member, "how": "protocol"} for r in t[5]
+                                           if "module_of_call" not in r]
             self.add_ref(CALLS, scope, f"{t[1]}.{member}", line, {"candidates": cands, "optional": True})
             return
         cands = [{"owner": t[1], "member": member, "how": "protocol"}]
@@ -418,6 +428,9 @@ class UsesMixin:
                         if b[0] == "def" and b[2] == "function" and b[1] == target.get("qn")), None)
             if ent is None:
                 continue
+            mp = self.module_param(ent[3])
+            if mp is not None:  # returns importlib.import_module(<parameter>): python.dynimport
+                target["module_param"] = {"index": mp[0], "name": mp[1], "top": mp[2]}
             t = self.type_from_entity(ent, [])
             if isinstance(t, tuple) and t[0] == "inst" and len(t) == 5:
                 rets: list[dict[str, Any]] = [{"owner": t[1]}]

@@ -1,0 +1,5 @@
+from pkg.base import TestCase
+
+
+class Other(TestCase):
+    pass
