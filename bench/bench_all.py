@@ -101,7 +101,22 @@ def p_index(out: str, _: str | None, a: argparse.Namespace) -> list[Row]:
             Row("index stdlib, CPU s of the process tree", side["after"].group(3), side["before"].group(3),
                 ratio(side["after"].group(3), side["before"].group(3)), src),
             Row("index stdlib, max RSS of one process (MiB)", side["after"].group(4), side["before"].group(4),
-                ratio(side["after"].group(4), side["before"].group(4)), src)]
+                ratio(side["after"].group(4), side["before"].group(4)), src)] + p_index_trees(out, src)
+
+
+def p_index_trees(out: str, src: str) -> list[Row]:
+    """bench_index_ab's other trees (Django's django/ package): lines led by the tree's name."""
+    rows = []
+    found = {(m.group(1), m.group(2)): m for m in
+             re.finditer(rf"^([a-z]\w*) (after|before)\s+{NUM}\s+{NUM}\s+{NUM}", out, re.M)}
+    for tree in sorted({t for t, _ in found}):
+        a, b = found.get((tree, "after")), found.get((tree, "before"))
+        if a is None or b is None:
+            continue
+        rows += [Row(f"index {tree} until queryable (wall s)", a.group(3), b.group(3), ratio(a.group(3), b.group(3)), src),
+                 Row(f"index {tree}, CPU s of the process tree", a.group(4), b.group(4), ratio(a.group(4), b.group(4)),
+                     src)]
+    return rows
 
 
 _REFRESH = re.compile(r"^\| (embedded|Neo4j \+ Elasticsearch) \| [^|]*?: ([\d.]+) s \| ([\d.]+) s \| (\d+) ms "

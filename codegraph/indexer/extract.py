@@ -14,7 +14,7 @@ from pathlib import Path
 
 from codegraph.core.models import FileRecord, stable_hash
 from codegraph.indexer.languages import extractor_for
-from codegraph.indexer.records import FileExtraction
+from codegraph.indexer.records import FileExtraction, Reference
 from codegraph.indexer.workers import worker_pool
 
 log = logging.getLogger(__name__)
@@ -47,12 +47,28 @@ def extract_source(repo: str, path: str, language: str, source: bytes) -> FileEx
         fx.errors.append(f"framework adapters failed: {type(e).__name__}: {e}")
     # Query captures do not come back in a fixed order; a stable order keeps cached
     # extractions and JSONL output byte-identical across runs.
-    fx.references.sort(key=lambda r: (r.line, r.type, r.target_identifier, r.source_qualified_name,
-                                      repr(sorted(r.extra.items()))))
+    _sort_references(fx.references)
     fx.file.size_bytes = len(source)
     if not fx.file.line_count:
         fx.file.line_count = source.count(b"\n") + (0 if source.endswith(b"\n") else 1)
     return fx
+
+
+def _sort_references(refs: list[Reference]) -> None:
+    """Sort by (line, type, target, source, repr of the sorted extra): the repr, the costly
+    part, is computed only where the first four tie (a stable sort by them, then each run
+    of ties by the repr, orders exactly as the five-part key does)."""
+    refs.sort(key=lambda r: (r.line, r.type, r.target_identifier, r.source_qualified_name))
+    i, n = 0, len(refs)
+    while i < n:
+        a = refs[i]
+        j = i + 1
+        while j < n and (b := refs[j]).line == a.line and b.type == a.type \
+                and b.target_identifier == a.target_identifier and b.source_qualified_name == a.source_qualified_name:
+            j += 1
+        if j - i > 1:
+            refs[i:j] = sorted(refs[i:j], key=lambda r: repr(sorted(r.extra.items())))
+        i = j
 
 
 def _work(args: tuple[str, str, str, str]) -> FileExtraction:
