@@ -95,7 +95,8 @@ def p_index(out: str, _: str | None, a: argparse.Namespace) -> list[Row]:
     side = {m.group(1): m for m in re.finditer(rf"^(after|before)\s+{NUM}\s+{NUM}\s+{NUM}", out, re.M)}
     if "after" not in side or "before" not in side:
         return []
-    src = "bench_index_ab.py's own: 325fe7d, alternating"
+    rev = re.search(r"before = (\S+);", out)  # the revision the script compared with
+    src = f"bench_index_ab.py's own: {rev.group(1) if rev else '325fe7d'}, alternating"
     return [Row("index stdlib until queryable (wall s)", side["after"].group(2), side["before"].group(2),
                 ratio(side["after"].group(2), side["before"].group(2)), src),
             Row("index stdlib, CPU s of the process tree", side["after"].group(3), side["before"].group(3),
