@@ -7,7 +7,9 @@ Backends come from ``codegraph.core.stores`` with the settings of ``make service
 
 Figures (wall clock, one process, the machine's other load included):
 - bulk load: ``import_files`` rows/s (File + Symbol nodes) and ``replace_edges`` rows/s
-  (CALLS), plus all rows written (nodes + IN_REPO + DECLARES + CALLS) per second;
+  (CALLS), plus all rows written (nodes + IN_REPO + DECLARES + CALLS) per second; for a
+  local Neo4j also rows per client and per server CPU-second, the server's CPU split into
+  Bolt workers (queries), GC, JIT and other threads, and the load average at start and end;
 - single-file re-import: one file with one body edit, one symbol removed and one added,
   then its edges replaced; p50 / p95 in ms (goal on Neo4j: < 500 ms);
 - impact (``codegraph.core.impact.impact``) at depth 5 over 20 targets, p50 / p95 in ms;
@@ -130,11 +132,41 @@ def _server_cpu() -> float:
         return 0.0
 
 
+def _server_threads() -> dict[str, float]:
+    """CPU seconds so far of the local Neo4j JVM's threads by kind: ``Bolt workers`` (the
+    Cypher and kernel work of the queries), ``GC``, ``JIT`` (C1/C2 compiler threads) and
+    ``other`` (from /proc/<pid>/task/*/stat, where thread names are cut at 15 characters;
+    empty when the server is not found)."""
+    out: dict[str, float] = {}
+    try:
+        pid = SERVER_PID[0] if SERVER_PID else SERVER_PID_FILE.read_text().strip()
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except (OSError, ValueError, IndexError):
+        return out
+    for t in tasks:
+        try:
+            stat = (t / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        f = stat.rsplit(")", 1)[1].split()
+        kind = ("Bolt workers" if "BoltWork" in name else "GC" if name.startswith(("GC Thread", "G1 ", "VM Thread"))
+                else "JIT" if "CompilerThre" in name else "other")
+        out[kind] = out.get(kind, 0.0) + (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
 def cpu_timed(fn: Callable[[], Any]) -> tuple[float, float, Any]:
     """(wall seconds, client + server CPU seconds, result)."""
+    wall, client, server, out = cpu_split(fn)
+    return wall, client + server, out
+
+
+def cpu_split(fn: Callable[[], Any]) -> tuple[float, float, float, Any]:
+    """(wall seconds, client CPU seconds, server CPU seconds, result)."""
     c0, s0 = time.process_time(), _server_cpu()
     wall, out = timed(fn)
-    return wall, (time.process_time() - c0) + (_server_cpu() - s0), out
+    return wall, time.process_time() - c0, _server_cpu() - s0, out
 
 
 def bench_graph(store: GraphStore, args: argparse.Namespace) -> dict[str, str]:
@@ -142,8 +174,12 @@ def bench_graph(store: GraphStore, args: argparse.Namespace) -> dict[str, str]:
     imports, edges = synthetic(args.files, args.symbols, args.calls)
     n_sym = sum(len(fi.symbols) for fi in imports)
     store.upsert_repo(RepoRecord(REPO, "/bench"))
-    t_nodes, c_nodes, _ = cpu_timed(lambda: store.import_files(REPO, imports))
-    t_edges, c_edges, created = cpu_timed(lambda: store.replace_edges(REPO, [fi.file.path for fi in imports], edges))
+    load0, threads0 = os.getloadavg()[0], _server_threads()
+    t_nodes, cc_nodes, sc_nodes, _ = cpu_split(lambda: store.import_files(REPO, imports))
+    t_edges, cc_edges, sc_edges, created = cpu_split(
+        lambda: store.replace_edges(REPO, [fi.file.path for fi in imports], edges))
+    c_nodes, c_edges = cc_nodes + sc_nodes, cc_edges + sc_edges
+    threads = {k: v - threads0.get(k, 0.0) for k, v in _server_threads().items()}
     # Rows written: File + Symbol nodes, IN_REPO + DECLARES, CALLS.
     rows = len(imports) + n_sym + len(imports) + n_sym + created
     out = {
@@ -156,6 +192,16 @@ def bench_graph(store: GraphStore, args: argparse.Namespace) -> dict[str, str]:
         "all rows per CPU-second": f"{rows / max(1e-9, c_nodes + c_edges):,.0f}",
         "load average (1 min)": f"{os.getloadavg()[0]:.1f}",
     }
+    if sc_nodes + sc_edges > 0:  # a local server whose CPU we can read
+        out |= {
+            "bulk load client CPU s": f"{cc_nodes:.2f} + {cc_edges:.2f}",
+            "bulk load server CPU s": f"{sc_nodes:.2f} + {sc_edges:.2f}",
+            "all rows per client CPU-second": f"{rows / max(1e-9, cc_nodes + cc_edges):,.0f}",
+            "all rows per server CPU-second": f"{rows / max(1e-9, sc_nodes + sc_edges):,.0f}",
+            "server CPU s: Bolt workers / GC / JIT / other": " / ".join(
+                f"{threads.get(k, 0.0):.2f}" for k in ("Bolt workers", "GC", "JIT", "other")),
+            "load average (1 min) start-end": f"{load0:.1f}-{os.getloadavg()[0]:.1f}",
+        }
 
     rng = random.Random(11)
     flat = []
@@ -247,6 +293,8 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="leave the bench repo in the stores")
     ap.add_argument("--server-pid", default="", help="Neo4j JVM pid for CPU figures (default: the local launcher on the Bolt port of CODEGRAPH_GRAPH)")
     ap.add_argument("--no-search", action="store_true", help="graph backends only")
+    ap.add_argument("--graph", choices=("both", "embedded", "neo4j"), default="both",
+                    help="which graph backends to measure (default both)")
     args = ap.parse_args()
     served = load_settings()
     if args.server_pid or server_pid_for(served.graph):  # the server this run talks to
@@ -255,8 +303,8 @@ def main() -> int:
         graph_cols: dict[str, dict[str, str]] = {}
         search_cols: dict[str, dict[str, str]] = {}
         embedded = load_settings(graph="embedded", search="embedded", home=Path(home))
-        graph_targets = [("embedded", embedded)]
-        if served.graph != "embedded":
+        graph_targets = [("embedded", embedded)] if args.graph != "neo4j" else []
+        if served.graph != "embedded" and args.graph != "embedded":
             graph_targets.append(("neo4j", served))
         for name, settings in graph_targets:
             try:
