@@ -47,7 +47,8 @@ CREATE TABLE IF NOT EXISTS nodes (
   path TEXT,
   props TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS nodes_label_repo ON nodes(label, repo);
+DROP INDEX IF EXISTS nodes_label_repo;
+CREATE INDEX IF NOT EXISTS nodes_label_repo_lang ON nodes(label, repo, json_extract(props,'$.language'));
 CREATE INDEX IF NOT EXISTS nodes_repo_path ON nodes(repo, path);
 CREATE INDEX IF NOT EXISTS nodes_qn ON nodes(qualified_name);
 CREATE INDEX IF NOT EXISTS nodes_name ON nodes(name);
@@ -66,7 +67,11 @@ CREATE TABLE IF NOT EXISTS edges (
 CREATE INDEX IF NOT EXISTS edges_target ON edges(target, type);
 CREATE INDEX IF NOT EXISTS edges_source ON edges(source, type);
 CREATE INDEX IF NOT EXISTS edges_repo_file ON edges(repo, file);
+CREATE INDEX IF NOT EXISTS edges_repo_type ON edges(repo, type);
 """
+# nodes_label_repo_lang (it replaced nodes_label_repo) and edges_repo_type cover the GROUP BY
+# queries of ``counts``, which every run makes once: on the stdlib (23k nodes, 78k edges)
+# ~400 -> ~60 ms, no table row read (docs/DESIGN.md#refresh).
 
 _DERIVED = tuple(DERIVED_EDGES)
 _DERIVED_SQL = ",".join("?" * len(_DERIVED))

@@ -439,6 +439,7 @@ def _apply(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future
         s.chunks_written, s.timings["search writes"] = written.result()
     s.timings["search"] = time.perf_counter() - t
 
+    t = time.perf_counter()  # "save": state, counts, snapshot, the Repo node
     state.save(RepoState(repo, str(root), EXTRACTOR_VERSION, fingerprint, s.commit, now), fresh, removed,
                edges_hashes, resolved.state if resolved is not None else None)
     counts = graph.counts(repo)  # once: the snapshot and the summary both read it
@@ -456,6 +457,7 @@ def _apply(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future
     s.parse_errors, s.partial_files = counts["parse_errors"], counts["partial_files"]
     s.messages = (s.messages + [f"{p}: {m}" for p, fx in fresh.items() for m in fx.errors[:3]])[:50]
     s.extract_failures = sum(1 for fx in fresh.values() if failed(fx))
+    s.timings["save"] = time.perf_counter() - t
     s.timings["total"] = time.perf_counter() - t0
     log.info("indexed %s: %d files (%d parsed, %d removed, %d extraction failures), %d symbols, %d edges, "
              "%d stubs in %.2fs", repo, s.files, s.changed, s.removed, s.extract_failures, s.symbols, s.edges,
