@@ -221,6 +221,9 @@ class StateStore:
         self.conn = sqlite3.connect(path, timeout=60, check_same_thread=False)
         try:
             self.conn.execute("PRAGMA journal_mode=WAL")
+            # As the stores: no fsync per commit (a lost last commit only makes the next run
+            # repeat work: the pipeline checks the graph's file hashes against the state).
+            self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.executescript(SCHEMA)
         except sqlite3.DatabaseError:
             self.conn.close()
