@@ -195,7 +195,10 @@ def p_es(out: str, _: str | None, a: argparse.Namespace) -> list[Row]:
 
 
 _NEO = ("import_files rows/s (File+Symbol)", "replace_edges rows/s (CALLS)", "all rows/s (nodes+rels)",
-        "all rows per CPU-second", "bulk load seconds", "re-import 1 file p50 ms", "impact d5 p50 ms")
+        "all rows per CPU-second", "bulk load seconds", "re-import 1 file p50 ms", "impact d5 p50 ms",
+        # printed by bench_backends.py since 0327bd0 (a before side older than that shows "-")
+        "all rows per client CPU-second", "all rows per server CPU-second",
+        "server CPU s: Bolt workers / GC / JIT / other")
 
 
 def _neo_cols(out: str) -> dict[str, str]:
