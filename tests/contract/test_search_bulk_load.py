@@ -179,3 +179,26 @@ def test_a_killed_load_is_repaired_by_the_next_writer(tmp_path: Path) -> None:
             proc.wait()
         ix.delete_repo(repo)
         ix.close()
+
+
+def test_the_pipeline_writes_more_than_one_batch_inside_bulk_load(tmp_path: Path) -> None:
+    from contextlib import contextmanager
+
+    from codegraph.core.embedded_search import EmbeddedSearchIndex
+    from codegraph.indexer.pipeline import _write_search
+
+    class Recording(EmbeddedSearchIndex):
+        loads: list[tuple[str, int]] = []
+
+        @contextmanager
+        def bulk_load(self, repo: str) -> Iterator[None]:
+            yield
+            self.loads.append((repo, self.stats(repo)["chunks"]))
+
+    ix = Recording(tmp_path / "search.db")
+    try:
+        _write_search(ix, "big", {}, chunks("big", 4001), [], lambda *a: None)
+        _write_search(ix, "small", {}, chunks("small", 2000), [], lambda *a: None)
+        assert Recording.loads == [("big", 4001)]  # one batch needs no load mode
+    finally:
+        ix.close()
