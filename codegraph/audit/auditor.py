@@ -29,6 +29,7 @@ from codegraph.core.impact import callers
 from codegraph.core.models import (
     CALLS,
     EXTENDS,
+    IMPORTS,
     STUB,
     SYMBOL,
     Node,
@@ -177,6 +178,37 @@ class _Auditor:
         parent = target.props.get("parent") or ""
         return "" if cls == parent or parent in self._class_bases(repo, cls) else cls
 
+    def _module_not_importing(self, target: Node, owner: str) -> str:
+        """For a missing stub ``m.Name.member`` whose class name matches the target's class:
+        the module ``m`` (a module of the repo in another file) when it does not import the
+        target's file, directly or through other files' imports (IMPORTS, a few hops): then
+        ``m.Name`` cannot be the target's class re-exported (``io.StringIO`` is ``_io``'s, not
+        ``_pyio.StringIO``); "" otherwise or when unknown."""
+        repo, parts = target.repo, owner.split(".")
+        module = next((".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)
+                       if self._kind_of(repo, ".".join(parts[:i])) == "module"), "")
+        found = self.store.symbols_by_qualified_name([module], repo).get(module, []) if module else []
+        src = next((n.props.get("file") for n in found if n.props.get("kind") == "module"), None)
+        goal = target.props.get("file")
+        if not src or not goal or src == goal:
+            return ""
+        seen, frontier = {src}, [file_uid(repo, src)]
+        for _ in range(6):
+            nxt = []
+            for lst in self.store.neighbours(frontier, "out", [IMPORTS]).values():
+                for h in lst:
+                    path = h.node.props.get("path")
+                    if not path or path in seen:
+                        continue
+                    if path == goal:
+                        return ""
+                    seen.add(path)
+                    nxt.append(h.node.uid)
+            if not nxt:
+                return module
+            frontier = nxt
+        return ""  # not settled within the hops: unknown
+
     def _kind_of(self, repo: str, qn: str) -> str:
         """Kind of the symbol ``qn`` (first match), "" when unknown; cached."""
         if (repo, qn) not in self.kinds:
@@ -280,6 +312,10 @@ class _Auditor:
                         # Owner.m() on another class of the same name that has no m (nor a base with it)
                         return ("text_false_positive", "qualified call names another owner",
                                 f"missing stub {ti!r}: {owner} is another class of that name")
+                    elsewhere = "" if constructor_alias or owner == parent else self._module_not_importing(target, owner)
+                    if elsewhere:
+                        return ("text_false_positive", "qualified call names another owner",
+                                f"missing stub {ti!r}: {elsewhere} does not import {target.props.get('file')}")
                     return "graph_miss", "unresolved qualified call", f"missing stub {ti!r}"
                 root = re.split(r"\.|::", ti)[0]
                 if self._module_in_repo(target.repo, root):

@@ -63,3 +63,17 @@ def test_qualified_call_on_another_class_of_the_same_name(graph: EmbeddedGraphSt
     assert _rows(c) == {("missed", "pkg.use.local_new", "text_false_positive", "qualified call names another owner", 34)}
     assert c.missed[0].detail == ("missing stub 'pkg.use.local_new.C.__new__': pkg.use.local_new.C is another class "
                                   "of that name")
+
+
+def test_qualified_call_on_a_module_that_does_not_import_the_target(graph: EmbeddedGraphStore) -> None:
+    """``pkg.fast.Buffer().getvalue()``: pkg.fast takes Buffer from a compiled module and never
+    imports pkg/buffers.py, so its Buffer is not ``pkg.buffers.Buffer`` (the stdlib's
+    ``io.StringIO`` is ``_io``'s, not ``_pyio.StringIO``). pkg.lazy imports pkg.buffers: the
+    judge cannot rule it out and keeps the graph's miss."""
+    c = audit(graph, ["pkg.buffers.Buffer.getvalue"]).callables[0]
+    assert _rows(c) == {
+        ("missed", "pkg.use_buffers.fast_value", "text_false_positive", "qualified call names another owner", 7),
+        ("missed", "pkg.use_buffers.lazy_value", "graph_miss", "unresolved qualified call", 12),
+    }
+    fast = next(d for d in c.missed if d.caller == "pkg.use_buffers.fast_value")
+    assert fast.detail == "missing stub 'pkg.fast.Buffer.getvalue': pkg.fast does not import pkg/buffers.py"
