@@ -178,12 +178,29 @@ class _Auditor:
         parent = target.props.get("parent") or ""
         return "" if cls == parent or parent in self._class_bases(repo, cls) else cls
 
-    def _module_not_importing(self, target: Node, owner: str) -> str:
+    def _bound_from_outside(self, repo: str, path: str, name: str, corpus: _Corpus | None) -> bool:
+        """True when file ``path`` binds ``name`` by ``from X import name`` from a module X
+        outside the repo (an IMPORTS edge to a stub whose names hold it) and its text binds
+        ``name`` nowhere else (no ``name =``, ``def`` / ``class name``, ``as name``)."""
+        f = corpus.files.get(path) if corpus is not None else None
+        if f is None:
+            return False
+        outside = any(h.node.label == STUB and name in (h.edge.extra or {}).get("names", ())
+                      for lst in self.store.neighbours([file_uid(repo, path)], "out", [IMPORTS]).values() for h in lst)
+        if not outside:
+            return False
+        n = re.escape(name)
+        other = re.compile(rf"^[ \t]*(?:{n}\s*(?::[^=\n]*)?=(?!=)|(?:async\s+)?def\s+{n}\b|class\s+{n}\b)|\bas\s+{n}\b", re.M)
+        return other.search(corpus.stripped(f)) is None
+
+    def _module_not_importing(self, target: Node, owner: str, corpus: _Corpus | None = None) -> str:
         """For a missing stub ``m.Name.member`` whose class name matches the target's class:
         the module ``m`` (a module of the repo in another file) when it does not import the
         target's file, directly or through other files' imports (IMPORTS, a few hops): then
         ``m.Name`` cannot be the target's class re-exported (``io.StringIO`` is ``_io``'s, not
-        ``_pyio.StringIO``); "" otherwise or when unknown."""
+        ``_pyio.StringIO``), or when m binds ``Name`` only by ``from X import Name`` from a module
+        outside the repo (io.py: ``from _io import StringIO``); the reason, "" otherwise or when
+        unknown."""
         repo, parts = target.repo, owner.split(".")
         module = next((".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)
                        if self._kind_of(repo, ".".join(parts[:i])) == "module"), "")
@@ -201,13 +218,19 @@ class _Auditor:
                     if not path or path in seen:
                         continue
                     if path == goal:
-                        return ""
+                        return self._outside_reason(repo, src, module, parts, corpus)
                     seen.add(path)
                     nxt.append(h.node.uid)
             if not nxt:
-                return module
+                return f"{module} does not import {goal}"
             frontier = nxt
-        return ""  # not settled within the hops: unknown
+        return self._outside_reason(repo, src, module, parts, corpus)  # not settled within the hops
+
+    def _outside_reason(self, repo: str, src: str, module: str, parts: list[str], corpus: _Corpus | None) -> str:
+        name = parts[len(module.split("."))] if len(parts) > len(module.split(".")) else ""
+        if name and self._bound_from_outside(repo, src, name, corpus):
+            return f"{module} takes {name} from a module outside the repo"
+        return ""
 
     def _kind_of(self, repo: str, qn: str) -> str:
         """Kind of the symbol ``qn`` (first match), "" when unknown; cached."""
@@ -312,10 +335,11 @@ class _Auditor:
                         # Owner.m() on another class of the same name that has no m (nor a base with it)
                         return ("text_false_positive", "qualified call names another owner",
                                 f"missing stub {ti!r}: {owner} is another class of that name")
-                    elsewhere = "" if constructor_alias or owner == parent else self._module_not_importing(target, owner)
+                    elsewhere = "" if constructor_alias or owner == parent else \
+                        self._module_not_importing(target, owner, corpus)
                     if elsewhere:
                         return ("text_false_positive", "qualified call names another owner",
-                                f"missing stub {ti!r}: {elsewhere} does not import {target.props.get('file')}")
+                                f"missing stub {ti!r}: {elsewhere}")
                     return "graph_miss", "unresolved qualified call", f"missing stub {ti!r}"
                 root = re.split(r"\.|::", ti)[0]
                 if self._module_in_repo(target.repo, root):

@@ -74,6 +74,12 @@ def test_qualified_call_on_a_module_that_does_not_import_the_target(graph: Embed
     assert _rows(c) == {
         ("missed", "pkg.use_buffers.fast_value", "text_false_positive", "qualified call names another owner", 7),
         ("missed", "pkg.use_buffers.lazy_value", "graph_miss", "unresolved qualified call", 12),
+        # pkg.mixed imports pkg.lazy (which reaches pkg/buffers.py) but binds Buffer only by
+        # ``from _fastbuf import Buffer``: a class outside the repo (io.py: ``from _io import StringIO``)
+        ("missed", "pkg.use_buffers.mixed_value", "text_false_positive", "qualified call names another owner", 18),
     }
     fast = next(d for d in c.missed if d.caller == "pkg.use_buffers.fast_value")
     assert fast.detail == "missing stub 'pkg.fast.Buffer.getvalue': pkg.fast does not import pkg/buffers.py"
+    mixed = next(d for d in c.missed if d.caller == "pkg.use_buffers.mixed_value")
+    assert mixed.detail == ("missing stub 'pkg.mixed.Buffer.getvalue': pkg.mixed takes Buffer from a module "
+                            "outside the repo")

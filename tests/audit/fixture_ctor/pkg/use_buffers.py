@@ -10,3 +10,9 @@ def fast_value():
 def lazy_value():
     b = pkg.lazy.Buffer()
     return b.getvalue()  # may well be pkg.buffers.Buffer.getvalue: pkg.lazy imports it
+
+
+def mixed_value():
+    import pkg.mixed
+    b = pkg.mixed.Buffer()
+    return b.getvalue()  # _fastbuf.Buffer.getvalue: pkg.mixed binds Buffer only from outside the repo
