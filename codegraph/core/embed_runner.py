@@ -27,8 +27,8 @@ DIM = 384
 
 def plan_batches(lengths: np.ndarray, token_budget: int, max_rows: int) -> list[np.ndarray]:
     """Text indices sorted by token count (stable), cut into batches whose rows x longest
-    row stay within ``token_budget`` (a text longer than the budget runs alone) and hold at
-    most ``max_rows`` rows. Returns index arrays covering every text once."""
+    row stay within ``token_budget`` (a text longer than the budget runs alone; 0 = no
+    limit) and hold at most ``max_rows`` rows. Returns index arrays covering every text once."""
     order = np.argsort(lengths, kind="stable")
     out: list[np.ndarray] = []
     start = 0
@@ -37,7 +37,8 @@ def plan_batches(lengths: np.ndarray, token_budget: int, max_rows: int) -> list[
     while start < n:
         end = start + 1
         # sorted ascending: the last row of a batch is its longest
-        while end < n and end - start < max_rows and (end - start + 1) * int(lengths[order[end]]) <= token_budget:
+        while end < n and end - start < max_rows and (
+                token_budget <= 0 or (end - start + 1) * int(lengths[order[end]]) <= token_budget):
             end += 1
         out.append(order[start:end])
         start = end

@@ -33,10 +33,14 @@ if not download_allowed():
     os.environ["HF_HUB_OFFLINE"] = "1"
 
 DIM = 384
-# Batches by tokens (rows x longest row) for a batch-independent (fp32) file: ~16 texts of
-# the chunks' compact embed text (~60 tokens), fewer when they are long.
-TOKEN_BUDGET = 1024
-STREAMS = 2  # model runs in flight on the one session (see embed_runner)
+# Model runs in flight and token budget per run (rows x longest row; 0 = none), by file kind.
+# Measured by bench/bench_embed.py on the idle 2-core machine (texts/s, bare session):
+# fp32 16 rows one run at a time 99.3, 16 rows / 1,024 tokens / two in flight 78.8 (two runs
+# of a batched model oversubscribe the cores); int8, one text per run, two in flight 103.2,
+# one at a time 93.2 (a one-text run leaves a core idle between runs).
+TOKEN_BUDGET = 0
+STREAMS_BATCHED = 1
+STREAMS_ONE_TEXT = 2
 _REGISTER_LOCK = threading.Lock()
 _REGISTERED: set[str] = set()
 
@@ -124,7 +128,8 @@ class Embedder:
     (see model_source). ``threads`` None or 0 lets onnxruntime use every core.
     ``batch_dependent``: dynamic-int8 files, embedded one text per run (default: the
     file name says "quantized"). ``batch_size``: most texts per model run and
-    ``token_budget`` most tokens (rows x longest row) per run; ``streams``: runs in flight.
+    ``token_budget`` most tokens (rows x longest row) per run, 0 for no limit; ``streams``:
+    runs in flight (default: two for a batch-dependent file, else one; see STREAMS_*).
     """
 
     dim = DIM
@@ -132,7 +137,7 @@ class Embedder:
     def __init__(self, folder: Path | None, model_file: str = "model.onnx", threads: int | None = None,
                  batch_size: int = 16, name: str | None = None, missing_reason: str = "",
                  batch_dependent: bool | None = None, token_budget: int = TOKEN_BUDGET,
-                 streams: int = STREAMS) -> None:
+                 streams: int | None = None) -> None:
         self.folder = Path(folder) if folder is not None else None
         self.model_file = model_file
         self.name = name
@@ -143,7 +148,7 @@ class Embedder:
         self.threads = threads or os.cpu_count() or None
         self.batch_size = batch_size
         self.token_budget = token_budget
-        self.streams = streams
+        self.streams = streams or (STREAMS_ONE_TEXT if self.batch_dependent else STREAMS_BATCHED)
         self._runner: OnnxRunner | None = None
         self.load_seconds: float | None = None
         self.spinning_off = False

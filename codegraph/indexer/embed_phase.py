@@ -7,8 +7,8 @@ window and the next run starts from what is still missing.
 Why windows larger than the model batch: the embedder sorts a call's texts by token
 count and pads each model batch to its longest text, so a wider window pads less (sorting
 64 texts pads a stdlib corpus to 1.34x its real tokens; 512, to 1.08x). Batches: at most
-``batch_size`` texts and ``Embedder.token_budget`` tokens per run, two runs in flight
-(codegraph.core.embed_runner); one text per run for the int8 file. Reads and writes are
+``batch_size`` texts per run, one run at a time; one text per run and two runs in flight
+for the int8 file (codegraph.core.embedder STREAMS_*, codegraph.core.embed_runner). Reads and writes are
 about 1 % of the phase next to the model (embedded store), so the loop is otherwise plain.
 """
 

@@ -33,6 +33,14 @@ def test_batches_are_as_large_as_the_budget_allows() -> None:
     lens = np.array([10] * 20 + [100] * 4, dtype=np.int64)
     assert [len(p) for p in plan_batches(lens, 200, 16)] == [16, 4, 2, 2]
     assert [len(p) for p in plan_batches(lens, 50, 16)] == [5, 5, 5, 5, 1, 1, 1, 1]
+    assert [len(p) for p in plan_batches(lens, 0, 16)] == [16, 8]  # 0: rows are the only limit
+
+
+def test_runs_in_flight_depend_on_the_file_kind() -> None:
+    # two one-text runs keep both cores busy; two batched runs oversubscribe them (bench_embed)
+    assert Embedder(PROJECT_MODEL, "model_quantized.onnx").streams == 2
+    assert Embedder(PROJECT_MODEL, "model.onnx").streams == 1
+    assert Embedder(PROJECT_MODEL, "model.onnx", streams=3).streams == 3
 
 
 @pytest.mark.parametrize("streams", [1, 2])
