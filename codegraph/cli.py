@@ -378,7 +378,7 @@ def impact(
 @app.command()
 def search(
     text: Annotated[str, typer.Argument(help="Words or a description, e.g. \"parse config file\".")],
-    k: Annotated[int, typer.Option("-k", help="Hits to return.")] = 10,
+    k: Annotated[int, typer.Option("-k", "--limit", help="Hits to return (as --limit of callers and impact).")] = 10,
     repo: RepoOpt = None,
     workspace: WorkspaceOpt = None,
     kind: Annotated[list[str] | None, typer.Option("--kind", help="Content kinds to search (repeat): code, schema, config, docs. Default: all.")] = None,

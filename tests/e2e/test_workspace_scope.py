@@ -156,3 +156,14 @@ def test_index_with_a_broken_config_keeps_the_index_and_says_why(tmp_path: Path)
     messages = json.loads(r.output)["summary"]["messages"]
     assert any(m.startswith("cross-repo links not updated: ") and "workspaces entry 1 needs a name and a non-empty"
                in m for m in messages), messages
+
+
+def test_search_limit_is_the_same_option_as_k(estate: tuple[Path, Path]) -> None:
+    # callers and impact page with --limit; search takes the same word beside -k
+    _, home = estate
+    wide = json.loads(_cli(home, "search", "cents", "--workspace", "payments", "--json").output)["hits"]
+    assert len(wide) > 1
+    for flag in ("--limit", "-k"):
+        r = _cli(home, "search", "cents", "--workspace", "payments", flag, "1", "--json")
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.output)["hits"] == wide[:1]
