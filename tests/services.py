@@ -11,6 +11,8 @@ import os
 
 import pytest
 
+from codegraph.core.errors import StoreUnavailable
+from codegraph.core.search_index import SearchIndex
 from codegraph.core.settings import Settings, _services_env_files, load_settings
 
 SKIPPED_SERVICES: list[str] = []
@@ -44,3 +46,20 @@ def service_settings() -> Settings:
         if os.environ.get(f"CODEGRAPH_TEST_{key.upper()}"):
             values[key] = os.environ[f"CODEGRAPH_TEST_{key.upper()}"]
     return load_settings(**values)
+
+
+def elasticsearch_index(prefix: str) -> SearchIndex:
+    """An ElasticsearchIndex on the configured server, its indexes named ``prefix``-..., schema
+    ensured; skip_or_fail when no server is configured or it does not answer."""
+    settings = service_settings()
+    if not settings.search.startswith(("http://", "https://")):
+        skip_or_fail("Elasticsearch not configured (CODEGRAPH_SEARCH is not http://; run `make services`)")
+    from codegraph.core.elastic_search import ElasticsearchIndex
+
+    ix = ElasticsearchIndex(settings.search, prefix)
+    try:
+        ix.ensure_schema()
+    except StoreUnavailable as e:
+        skip_or_fail(f"Elasticsearch unreachable: {e}")
+        raise
+    return ix

@@ -18,10 +18,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegraph.core.errors import StoreUnavailable
 from codegraph.core.models import Chunk, file_uid, stable_hash, symbol_uid
 from codegraph.core.search_index import SearchIndex, bulk_load
-from tests.services import service_settings, skip_or_fail
+from tests.services import elasticsearch_index, service_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 _PREFIX = f"cgbulk{uuid.uuid4().hex[:6]}"
@@ -40,17 +39,7 @@ def chunks(repo: str, n: int, tag: str = "") -> list[Chunk]:
 
 
 def es_index() -> SearchIndex:
-    settings = service_settings()
-    if not settings.search.startswith(("http://", "https://")):
-        skip_or_fail("Elasticsearch not configured (CODEGRAPH_SEARCH is not http://; run `make services`)")
-    from codegraph.core.elastic_search import ElasticsearchIndex
-
-    ix = ElasticsearchIndex(settings.search, _PREFIX)
-    try:
-        ix.ensure_schema()
-    except StoreUnavailable as e:
-        skip_or_fail(f"Elasticsearch unreachable: {e}")
-    return ix
+    return elasticsearch_index(_PREFIX)
 
 
 @pytest.fixture(params=("embedded", "elasticsearch"))

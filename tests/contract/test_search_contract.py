@@ -20,7 +20,7 @@ import pytest
 from codegraph.core.errors import StoreUnavailable
 from codegraph.core.models import Chunk, file_uid, stable_hash, symbol_uid
 from codegraph.core.search_index import SearchIndex
-from tests.services import service_settings, skip_or_fail
+from tests.services import elasticsearch_index
 
 BACKENDS = ("embedded", "elasticsearch")
 _INDICES: dict[str, SearchIndex] = {}
@@ -32,18 +32,7 @@ def _open(backend: str, tmp_root: Path) -> SearchIndex:
         from codegraph.core.embedded_search import EmbeddedSearchIndex
 
         return EmbeddedSearchIndex(tmp_root / "search.db")
-    settings = service_settings()
-    if not settings.search.startswith(("http://", "https://")):
-        skip_or_fail("Elasticsearch not configured (CODEGRAPH_SEARCH is not http://; run `make services`)")
-    from codegraph.core.elastic_search import ElasticsearchIndex
-
-    ix = ElasticsearchIndex(settings.search, _ES_PREFIX)
-    try:
-        ix.ensure_schema()
-    except StoreUnavailable as e:
-        skip_or_fail(f"Elasticsearch unreachable: {e}")
-        raise
-    return ix
+    return elasticsearch_index(_ES_PREFIX)
 
 
 @pytest.fixture(params=BACKENDS)

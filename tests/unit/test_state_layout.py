@@ -45,6 +45,11 @@ def _tree(root: Path) -> None:
     model.write(root, model.base_tree(), python_only=True)
 
 
+def _add_a_function(root: Path) -> None:
+    app = root / "app" / "c1.py"
+    app.write_text(app.read_text() + "\n\ndef added():\n    return 0\n")
+
+
 def _same_as_fresh_index(tmp: Path, graph: EmbeddedGraphStore, repo: str, root: Path) -> None:
     fresh = EmbeddedGraphStore(tmp / "fresh.db")
     fstate = StateStore(tmp / "fresh-state.db")
@@ -71,8 +76,7 @@ def test_refresh_reads_references_of_the_resolved_files_only(tmp_path: Path) -> 
         whole = state.extractions("r", paths)  # the same objects, their references read now
         assert all(whole[p] is heads[p] for p in paths)
         assert state.fill_references("r", list(whole.values())) == []  # nothing left to read
-        app = root / "app" / "c1.py"
-        app.write_text(app.read_text() + "\n\ndef added():\n    return 0\n")
+        _add_a_function(root)
         s = index_repo(root, "r", graph, None, state, workers=1)
         assert 0 < s.resolved_files < s.files
         _same_as_fresh_index(tmp_path, graph, "r", root)
@@ -119,8 +123,7 @@ def test_a_damaged_row_rebuilds_the_repo_with_one_message(tmp_path: Path) -> Non
             state.conn.execute("UPDATE file_refs SET refs=x'00ff00ff'")
         state.close()
         state = StateStore(tmp_path / "state.db")  # a new process: nothing decoded yet
-        app = root / "app" / "c1.py"
-        app.write_text(app.read_text() + "\n\ndef added():\n    return 0\n")
+        _add_a_function(root)
         s = index_repo(root, "r", graph, None, state, workers=1)
         bad = [m for m in s.messages if "cannot be read" in m]
         assert len(bad) == 1 and bad[0].startswith("the indexer state of r:") and \
@@ -152,7 +155,8 @@ def test_a_state_file_that_is_not_a_database_is_kept_aside(tmp_path: Path) -> No
         s = index_repo(root, "r", graph, None, state, workers=1)
         assert state.notice in s.messages and s.changed == s.files
         _same_as_fresh_index(tmp_path, graph, "r", root)
-        sqlite3.connect(tmp_path / "state.db").execute("SELECT count(*) FROM file_refs").fetchone()
+        (refs,) = sqlite3.connect(tmp_path / "state.db").execute("SELECT count(*) FROM file_refs").fetchone()
+        assert refs > 0  # the new state file holds the rebuilt reference lists
     finally:
         state.close()
         graph.close()
