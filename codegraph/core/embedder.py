@@ -8,8 +8,8 @@ README). Nothing loads until the first ``embed`` (or ``load``); without a model
 ``available`` is False and ``reason`` is one line saying search is BM25-only.
 
 fastembed loads the model and tokenizer; ``codegraph.core.embed_runner`` then runs that
-session directly (token-budget batches, two runs in flight), which is what the bare model
-costs (bench/bench_embed.py compares the two).
+session directly (texts sorted by token count; runs in flight by file kind, STREAMS_*),
+which is what the bare model costs (bench/bench_embed.py compares the two).
 """
 
 from __future__ import annotations
