@@ -50,6 +50,7 @@ from codegraph.indexer.state import RepoState, StateCorrupt, StateStore
 from codegraph.indexer.workers import worker_pool
 
 log = logging.getLogger(__name__)
+SEARCH_BATCH = 2000  # chunks per upsert_chunks call (one progress tick each)
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 LOAD_BATCH = 200
 
@@ -323,10 +324,10 @@ def _write_search(search: SearchIndex, repo: str, fresh: dict[str, FileExtractio
         search.delete_chunks(repo, gone)
     # More than one batch: the backend's full-load mode (Elasticsearch: refresh off,
     # requests in flight across batches, one refresh at the end).
-    with bulk_load(search, repo) if len(chunks) > 2000 else nullcontext():
-        for i in range(0, len(chunks), 2000):
-            search.upsert_chunks(chunks[i:i + 2000])
-            tick("search", min(i + 2000, len(chunks)), len(chunks))
+    with bulk_load(search, repo) if len(chunks) > SEARCH_BATCH else nullcontext():
+        for i in range(0, len(chunks), SEARCH_BATCH):
+            search.upsert_chunks(chunks[i:i + SEARCH_BATCH])
+            tick("search", min(i + SEARCH_BATCH, len(chunks)), len(chunks))
     return len(chunks), time.perf_counter() - t
 
 
