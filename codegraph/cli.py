@@ -13,18 +13,15 @@ import json
 import sys
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape as esc
-from rich.table import Table
 
-from codegraph.cli_console import make_console
-from codegraph.cli_phases import embed_phase, progress_display, triage_decisions
-from codegraph.cli_render import print_impact, print_summary
+from codegraph.cli_console import LazyConsole, esc, rich_table
 from codegraph.core.errors import BadInput, CodegraphError, StoreUnavailable
-from codegraph.core.settings import load_settings
-from codegraph.core.stores import Stores
+
+if TYPE_CHECKING:
+    from codegraph.core.stores import Stores
 
 
 class _OneLineTyper(typer.Typer):
@@ -80,8 +77,9 @@ app = _OneLineTyper(
     # (~75 ms of every `--help`).
     rich_markup_mode=None,
 )
-console = make_console()
-err = make_console(stderr=True)
+# Built (and rich imported) at the first print: --help and --json answers never need rich.
+console = LazyConsole()
+err = LazyConsole(stderr=True)
 
 
 @app.callback()
@@ -148,6 +146,9 @@ def _run(fn: Any) -> None:
     import os
     import sqlite3
 
+    from codegraph.core.settings import load_settings
+    from codegraph.core.stores import Stores
+
     ctx: Stores | None = None
     try:
         ctx = Stores(load_settings())  # inside: a bad CODEGRAPH_* value is one line too
@@ -205,6 +206,8 @@ def index(
     """
 
     def body(ctx: Stores) -> None:
+        from codegraph.cli_phases import embed_phase, progress_display, triage_decisions
+        from codegraph.cli_render import print_summary
         from codegraph.indexer.pipeline import default_repo_name, index_repo
         from codegraph.indexer.state import StateStore
 
@@ -254,6 +257,8 @@ def embed(repo: RepoOpt = None, as_json: JsonOpt = False) -> None:
     """Run (or resume) the embedding phase: vectors for chunks that have none yet."""
 
     def body(ctx: Stores) -> None:
+        from codegraph.cli_phases import embed_phase, progress_display
+
         with progress_display(as_json) as prog:
             rep = embed_phase(ctx, repo, prog)
         emit_json(rep) if as_json else console.print(rep)
@@ -279,6 +284,8 @@ def callers(
         if as_json:
             emit_json(res.to_dict())
         else:
+            from codegraph.cli_render import print_impact
+
             print_impact(console, res, title="callers")
 
     _run(body)
@@ -370,6 +377,8 @@ def impact(
                 for p in picks:
                     console.print(f"  {p['score']:.4f}  {esc(p['qualified_name'])}  {esc(p['file'])}:{p['line']} "
                                   f"(bm25 {p['bm25_rank'] or '-'}, knn {p['knn_rank'] or '-'})", highlight=False)
+            from codegraph.cli_render import print_impact
+
             print_impact(console, res, title="impact")
 
     _run(body)
@@ -398,7 +407,7 @@ def search(
         if as_json:
             emit_json(res)
             return
-        t = Table(title=f"search: {text} ({res['mode']})")
+        t = rich_table(title=f"search: {text} ({res['mode']})")
         for col in ("#", "kind", "name", "repo", "file:line", "score", "bm25", "knn", "context"):
             t.add_column(col, overflow="fold")
         for i, h in enumerate(res["hits"], 1):
@@ -469,13 +478,57 @@ def _command_name(info: Any) -> str | None:
     return None
 
 
+def _listed_only(info: Any) -> Any:
+    """A copy of a CommandInfo whose callback takes no parameters but keeps the name and
+    docstring: what a group's help lists of it (name, short help, hidden, deprecated)."""
+    import copy
+
+    callback = info.callback
+
+    def listed() -> None:  # never run: only help is printed with it
+        raise RuntimeError(f"{callback.__name__}: built for help only")
+
+    listed.__name__, listed.__qualname__, listed.__doc__ = callback.__name__, callback.__qualname__, callback.__doc__
+    out = copy.copy(info)
+    out.callback = listed
+    return out
+
+
+@contextlib.contextmanager
+def _commands_of(typer_app: Any, commands: list[Any], groups: list[Any]) -> Any:
+    """``typer_app`` with these registered commands and groups while the block runs."""
+    saved = typer_app.registered_commands, typer_app.registered_groups
+    typer_app.registered_commands, typer_app.registered_groups = commands, groups
+    try:
+        yield typer_app
+    finally:
+        typer_app.registered_commands, typer_app.registered_groups = saved
+
+
+@contextlib.contextmanager
+def _help_listing(typer_app: Any) -> Any:
+    """While open: ``typer_app``'s commands (and those of its groups, recursively) without
+    their parameters. A group's help lists each command's name and first docstring line only,
+    and building every command's options is most of what ``codegraph --help`` would cost;
+    the text printed is the same (tests/cli/test_help_listing.py compares it)."""
+    with contextlib.ExitStack() as stack:
+        for g in typer_app.registered_groups:
+            if g.typer_instance is not None:
+                stack.enter_context(_help_listing(g.typer_instance))
+        stack.enter_context(_commands_of(typer_app, [_listed_only(c) for c in typer_app.registered_commands],
+                                         typer_app.registered_groups))
+        yield typer_app
+
+
 def main(argv: list[str] | None = None) -> Any:
     """Console entry point (``codegraph``): ``app`` with only the command being run built.
 
     Typer turns every registered command's signature into click parameters before it
-    parses anything (~1 ms per command); a query such as ``codegraph callers X`` needs
+    parses anything (~1-4 ms per command); a query such as ``codegraph callers X`` needs
     one. When the first argument names a command or group, only that one is built;
-    anything else (``--help``, a typo, no argument) gets the whole ``app`` as before."""
+    ``codegraph``, ``codegraph --help`` and ``codegraph GROUP --help`` list commands, which
+    needs their names and docstrings but not their options (``_help_listing``); anything
+    else (a typo, an unknown option) gets the whole ``app`` as before."""
     args = list(sys.argv[1:] if argv is None else argv)
     # `impact --diff` with no value: the working tree (click options always take a value).
     for i, a in enumerate(args):
@@ -483,13 +536,15 @@ def main(argv: list[str] | None = None) -> Any:
             args.insert(i + 1, "")
             break
     first = args[0] if args else None
+    if args in ([], ["--help"]):
+        with _help_listing(app):
+            return app(args=args, prog_name="codegraph")
     commands = [c for c in app.registered_commands if _command_name(c) == first]
     groups = [g for g in app.registered_groups if isinstance(g.name, str) and g.name == first]
     if first is None or first.startswith("-") or not (commands or groups):
         return app(args=args, prog_name="codegraph")
-    saved = app.registered_commands, app.registered_groups
-    app.registered_commands, app.registered_groups = commands, groups
-    try:
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(_commands_of(app, commands, groups))
+        if groups and args[1:] == ["--help"] and groups[0].typer_instance is not None:
+            stack.enter_context(_help_listing(groups[0].typer_instance))
         return app(args=args, prog_name="codegraph")
-    finally:
-        app.registered_commands, app.registered_groups = saved

@@ -9,11 +9,10 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
-from codegraph.cli_console import make_console
+from codegraph.cli_console import LazyConsole, rich_table
 
-console = make_console()
+console = LazyConsole()
 
 
 def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> None:
@@ -86,7 +85,7 @@ def _print_report(rep: Any, show: int) -> None:
                 console.print(f"      [dim]{s.snippet[:120]}[/dim]", highlight=False)
         if len(rows) > show:
             console.print(f"  ... {len(rows) - show} more (use --show or --json)")
-    t = Table(title="precision / recall per language (callers)")
+    t = rich_table(title="precision / recall per language (callers)")
     for col in ("language", "callables", "text", "graph", "both", "raw precision", "raw recall", "precision",
                 "recall"):
         t.add_column(col)

@@ -5,13 +5,20 @@ splits error lines and table cells of logs, pipes and CI output mid-phrase (and 
 temp paths across lines). When a stream is not a terminal the console gets an unbounded
 width and soft wrapping: each printed line stays one line, tables keep full paths.
 On a terminal nothing changes (the terminal's width, rich's own folding).
+
+Rich itself is imported on first use (``LazyConsole``, ``rich_table``, ``esc``): ``codegraph
+--help`` and ``--json`` answers print nothing through rich, and importing it costs about a
+third of the CLI's start-up (docs/DESIGN.md#cli-start-up).
 """
 
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
 
 # Wide enough that no table row or message of ours reaches it; rich sizes tables to their
 # content (expand=False), so this is a ceiling, not padding.
@@ -29,6 +36,41 @@ def is_terminal(stderr: bool = False) -> bool:
 
 def make_console(stderr: bool = False) -> Console:
     """A Console on stdout (or stderr) that soft-wraps and has no width limit off a terminal."""
+    from rich.console import Console
+
     if is_terminal(stderr):
         return Console(stderr=stderr)
     return Console(stderr=stderr, width=UNBOUNDED_WIDTH, soft_wrap=True)
+
+
+class LazyConsole:
+    """Stands for ``make_console(stderr)``, built (and rich imported) at the first attribute
+    used: ``console.print(...)`` works as on a Console. Rich objects that take a console
+    argument get ``.real`` (the Console itself)."""
+
+    def __init__(self, stderr: bool = False) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    @property
+    def real(self) -> Console:
+        if self._console is None:
+            self._console = make_console(self._stderr)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:  # only called for names the proxy lacks
+        return getattr(self.real, name)
+
+
+def rich_table(*args: Any, **kwargs: Any) -> Table:
+    """``rich.table.Table(*args, **kwargs)``, importing rich.table on first use."""
+    from rich.table import Table
+
+    return Table(*args, **kwargs)
+
+
+def esc(text: str) -> str:
+    """``rich.markup.escape``: ``text`` with its ``[`` markup openers escaped."""
+    from rich.markup import escape
+
+    return escape(text)

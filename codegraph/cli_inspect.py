@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape as esc
-from rich.table import Table
 
 from codegraph.cli import JsonOpt, RepoOpt, console, emit_json, err
-from codegraph.core.stores import Stores
+from codegraph.cli_console import esc, rich_table
+
+if TYPE_CHECKING:
+    from codegraph.core.stores import Stores
 
 
 def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> None:
@@ -31,7 +32,7 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
                 emit_json(out)
                 return
             g = out["graph"]
-            t = Table(title=f"codegraph stats ({out['graph_backend']} graph, {out['search_backend']} search)", show_header=False)
+            t = rich_table(title=f"codegraph stats ({out['graph_backend']} graph, {out['search_backend']} search)", show_header=False)
             for label, n in sorted(g["nodes"].items()):
                 t.add_row(f"nodes: {label}", str(n))
             for et, n in sorted(g["edges"].items()):
@@ -94,7 +95,7 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
                 emit_json([{"target_identifier": n.props.get("target_identifier"), "reason": n.props.get("reason"),
                             "references": c, "candidates": n.props.get("candidates", []), "repo": n.repo} for n, c in rows])
                 return
-            t = Table(title="unresolved symbols")
+            t = rich_table(title="unresolved symbols")
             for col in ("references", "target", "reason", "candidates"):
                 t.add_column(col, overflow="fold")
             for n, c in rows:
@@ -120,7 +121,7 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
                 emit_json({"rows": rows, "total": total, "shown": len(rows)})
                 return
             if rows:
-                t = Table()
+                t = rich_table()
                 for col in rows[0]:
                     t.add_column(str(col), overflow="fold")
                 for r in rows:

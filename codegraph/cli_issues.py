@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from codegraph.cli import JsonOpt, RepoOpt, console, emit_json
+from codegraph.cli_console import rich_table
 
 StateOpt = Annotated[str, typer.Option("--state", help="open | closed | all")]
 NameOpt = Annotated[str, typer.Option("--repo", "-r", help="The indexed repository the issues belong to.")]
@@ -39,7 +39,7 @@ def _print_summary(s: Any) -> None:
 
 
 def _print_refs(refs: list[Any], title: str, with_depth: bool = False) -> None:
-    t = Table(title=title)
+    t = rich_table(title=title)
     cols = ["#", "state", "title", "mentions"] + (["depth"] if with_depth else []) + ["where", "url"]
     for col in cols:
         t.add_column(col, overflow="fold")
@@ -132,7 +132,7 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
             if as_json:
                 emit_json(rows)
                 return
-            t = Table(title="most discussed")
+            t = rich_table(title="most discussed")
             for col in ("issues", "open", "symbol / file", "kind", "repo", "where", "issue numbers"):
                 t.add_column(col, overflow="fold")
             for r in rows:

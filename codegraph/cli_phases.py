@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from codegraph.core.stores import Stores
+if TYPE_CHECKING:
+    from codegraph.core.stores import Stores
 
 
 def triage_decisions(ctx: Stores, repo: str) -> dict[str, Any] | None:
@@ -28,7 +29,7 @@ def progress_display(quiet: bool) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=err, transient=False)
+                    console=err.real, transient=False)
 
 
 def _eta(p: dict[str, Any]) -> int | None:

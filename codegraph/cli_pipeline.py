@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from codegraph.cli import JsonOpt, RepoOpt, console, emit_json, err
+from codegraph.cli_console import rich_table
 from codegraph.cli_phases import embed_phase, progress_display, triage_decisions
-from codegraph.cli_render import print_summary
 from codegraph.core.errors import BadInput
 
 
@@ -110,6 +109,8 @@ def register(app: typer.Typer, run: Any) -> None:
             if as_json:
                 emit_json({"summary": s, "skipped_records": skipped, "embedding": rep})
             else:
+                from codegraph.cli_render import print_summary
+
                 print_summary(console, s, rep)
                 console.print(f"skipped records: {len(problems)} malformed line(s)"
                               + (f", {len(jrun.outside)} outside the repo root" if jrun.outside else ""))
@@ -328,7 +329,7 @@ def register(app: typer.Typer, run: Any) -> None:
                     if not r["snapshots"]:
                         console.print(f"{r['repo']}: no snapshots yet (index it first)")
                         continue
-                    t = Table(title=f"{r['repo']}: {r['snapshots']} snapshot(s)")
+                    t = rich_table(title=f"{r['repo']}: {r['snapshots']} snapshot(s)")
                     t.add_column("count")
                     trend = r["trend"]
                     for s in trend[-6:]:

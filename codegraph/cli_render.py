@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
 from rich.markup import escape as esc
 from rich.table import Table
 
 from codegraph.core.models import location
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from codegraph.core.impact import ImpactResult
     from codegraph.indexer.pipeline import IndexSummary
 

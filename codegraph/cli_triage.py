@@ -25,9 +25,9 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from codegraph.cli import JsonOpt, RepoOpt, console, emit_json
+from codegraph.cli_console import rich_table
 from codegraph.core.errors import TargetNotFound
 
 NoteOpt = Annotated[str, typer.Option("--note", help="Why (shown in the decision log).")]
@@ -104,7 +104,7 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
                 if ts:
                     console.print(f"[dim]applied existing decisions in {r} to {len(ts)} new stub(s): "
                                   f"{', '.join(ts[:8])}[/dim]", highlight=False)
-            t = Table(title="unresolved symbols (most referenced first)")
+            t = rich_table(title="unresolved symbols (most referenced first)")
             for col in ("references", "target", "reason", "repo", "candidates"):
                 t.add_column(col, overflow="fold")
             for r in rows:
@@ -262,7 +262,7 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
             if as_json:
                 emit_json([d.to_dict() for d in ds])
                 return
-            t = Table(title="triage decisions (newest first)")
+            t = rich_table(title="triage decisions (newest first)")
             for col in ("decided", "by", "repo", "target / pattern", "scope", "action", "to / library", "call sites",
                         "status", "note"):
                 t.add_column(col, overflow="fold")

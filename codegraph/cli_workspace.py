@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from codegraph.cli import JsonOpt, console, emit_json
+from codegraph.cli_console import rich_table
 
 ConfigOpt = Annotated[Path | None, typer.Option("--config", "-c", help="Project config (default ./codegraph.toml or $CODEGRAPH_CONFIG).")]
 
@@ -67,7 +67,7 @@ def register(app: typer.Typer, run: Any) -> None:
             if not rows:
                 console.print("no workspace declared: add [[workspaces]] name, repos to codegraph.toml")
             for w in rows:
-                t = Table(title=f"workspace {w['name']}")
+                t = rich_table(title=f"workspace {w['name']}")
                 for c in ("repo", "provides", "library", "http", "kafka", "unmatched http", "ambiguous"):
                     t.add_column(c)
                 for r in w["repos"]:

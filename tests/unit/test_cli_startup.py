@@ -25,14 +25,24 @@ try:
     main()
 except SystemExit:
     pass
-sys.stderr.write("\\nMODULES " + json.dumps(sorted({m.split(".")[0] for m in sys.modules})) + "\\n")
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 """
+# Not heavy, but not needed to list commands or print JSON: rich (the human tables and
+# consoles, about a third of the CLI's start-up) and the stores (sqlite3, the domain model).
+NOT_FOR_HELP = ("rich", "sqlite3", "codegraph.core.stores", "codegraph.core.models", "codegraph.core.settings",
+                "codegraph.cli_render")
 
 
-def _modules_after(*args: str) -> set[str]:
+def _modules_after(*args: str, full: bool = False) -> set[str]:
     out = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, check=True)
     line = next(ln for ln in out.stderr.splitlines() if ln.startswith("MODULES "))
-    return set(json.loads(line[len("MODULES "):]))
+    names = set(json.loads(line[len("MODULES "):]))
+    return names if full else {m.split(".")[0] for m in names}
+
+
+def _loaded(names: set[str], wanted: tuple[str, ...]) -> list[str]:
+    """The modules of ``wanted`` (a package counts with its submodules) present in ``names``."""
+    return sorted(w for w in wanted if any(n == w or n.startswith(w + ".") for n in names))
 
 
 def test_import_cli_pulls_no_heavy_module() -> None:
@@ -48,6 +58,24 @@ def test_graph_commands_pull_no_heavy_module(args: tuple[str, ...]) -> None:
     loaded = _modules_after(*args)
     assert "codegraph" in loaded
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+
+
+@pytest.mark.parametrize("args", [("--help",), (), ("triage", "--help")])
+def test_help_imports_neither_rich_nor_the_stores(args: tuple[str, ...]) -> None:
+    loaded = _modules_after(*args, full=True)
+    assert "codegraph.cli_pipeline" in loaded  # the command modules are there (their docstrings are listed)
+    assert not _loaded(loaded, NOT_FOR_HELP), _loaded(loaded, NOT_FOR_HELP)
+
+
+def test_json_answers_import_no_rich(tmp_path: Path) -> None:
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "db.py").write_text("def save(row):\n    return row\n\n\ndef place(o):\n    return save(o)\n")
+    subprocess.run([sys.executable, "-m", "codegraph", "index", str(tmp_path / "shop"), "--no-embed", "--json"],
+                   check=True, capture_output=True)
+    for args in (("callers", "db.save", "--json"), ("stats", "--json")):
+        loaded = _modules_after(*args, full=True)
+        assert "codegraph.core.stores" in loaded  # the query ran
+        assert not _loaded(loaded, ("rich",)), (args, _loaded(loaded, ("rich",)))
 
 
 def test_settings_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
