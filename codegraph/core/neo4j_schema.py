@@ -29,6 +29,14 @@ ENTITY = "Entity"  # shared label of every node: one uid constraint serves every
 ROWS_PER_QUERY = 5000  # UNWIND batch size: big enough to amortise a round trip, small for the heap
 
 
+# Edges per CREATE query (neo4j_load.create_edges): each query looks every distinct endpoint
+# uid up once, so the more edges share a query, the fewer index seeks. 60,000 CALLS among
+# 20,000 symbols (bench/bench_backends.py): server CPU for the edges 1.75 s at 5,000 edges
+# per query with a seek per endpoint, 1.33 s with one seek per distinct uid, 1.19 s at 20,000,
+# 1.12 s at 60,000. The query's own memory is its parameter lists (a few MB).
+EDGES_PER_QUERY = 50_000
+
+
 SYMBOLS_PER_TX = 5000  # import_files: files are grouped until this many symbols per transaction
 
 

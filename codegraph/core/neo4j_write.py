@@ -26,7 +26,7 @@ from codegraph.core.models import (
     RepoRecord,
     repo_uid,
 )
-from codegraph.core.neo4j_schema import ENTITY, ROWS_PER_QUERY, _chunks, _edge_props, _flat, _ident
+from codegraph.core.neo4j_schema import EDGES_PER_QUERY, ENTITY, ROWS_PER_QUERY, _chunks, _edge_props, _flat, _ident
 from codegraph.core.neo4j_session import Neo4jSession
 
 
@@ -48,7 +48,7 @@ class Neo4jWrites(Neo4jSession):
     def _create_edges(tx: neo4j.Transaction, repo: str, edges: Iterable[Edge], merge: bool) -> int:
         """Create edges whose endpoints exist; ``merge`` skips ones already stored."""
         if not merge:  # plain CREATE: parameters as parallel lists (codegraph.core.neo4j_load)
-            return neo4j_load.create_edges(tx, repo, edges, ROWS_PER_QUERY)
+            return neo4j_load.create_edges(tx, repo, edges, EDGES_PER_QUERY)
         by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for e in edges:
             by_type[_ident(e.type)].append({"s": e.source, "t": e.target, "p": _edge_props(repo, e)})

@@ -244,6 +244,36 @@ def test_replace_edges_skips_missing_ends_dedupes_and_keeps_other_files(store: G
     assert store.counts(repo)["edges"][CALLS] == 3
 
 
+@pytest.mark.parametrize("per_query", [2, 3, 50_000])
+def test_replace_edges_with_shared_and_missing_ends_writes_exactly_the_edges_with_both_ends(
+        store: GraphStore, repo: str, monkeypatch: pytest.MonkeyPatch, per_query: int) -> None:
+    """Many edges share an endpoint (a caller's calls, a popular callee, a self-call), some
+    have a missing source, target or both, interleaved; on Neo4j every query looks each
+    distinct endpoint up once (``neo4j_load.create_edges``), with ``per_query`` edges per
+    query so that the positions restart inside the batch. Exactly the edges with two
+    stored ends are written, with their properties; no other edge, and none twice."""
+    from codegraph.core import neo4j_write
+
+    monkeypatch.setattr(neo4j_write, "EDGES_PER_QUERY", per_query)  # only the Neo4j path reads it
+    setup_repo(store, repo)
+    a, b, c = (sym(repo, "m.py", f"m.{n}", 1 + 3 * i) for i, n in enumerate("abc"))
+    store.import_files(repo, [fimp(repo, "m.py", [a, b, c])])
+    gone = f"sym|{repo}|m.gone|0"
+    batch = [call(a, b, "m.py", 2), call(a, c, "m.py", 3, "unique_name", hint="x"), call(a, gone, "m.py", 4),
+             call(a, a, "m.py", 5), Edge(CALLS, gone, b.uid, "m.py", 6, "exact"), call(b, c, "m.py", 7),
+             Edge(CALLS, gone, f"sym|{repo}|m.other|0", "m.py", 8, "exact"), call(c, a, "m.py", 9),
+             call(b, c, "m.py", 10), Edge(EXTENDS, c.uid, b.uid, "m.py", 11, "exact")]
+    assert store.replace_edges(repo, ["m.py"], batch) == 7
+    assert hit_keys(store, a.uid, "out") == {(CALLS, b.uid, "m.py", 2), (CALLS, c.uid, "m.py", 3),
+                                             (CALLS, a.uid, "m.py", 5)}
+    assert hit_keys(store, b.uid, "out") == {(CALLS, c.uid, "m.py", 7), (CALLS, c.uid, "m.py", 10)}
+    assert hit_keys(store, c.uid, "out") == {(CALLS, a.uid, "m.py", 9), (EXTENDS, b.uid, "m.py", 11)}
+    assert hit_keys(store, b.uid, "in", [CALLS, EXTENDS]) == {(CALLS, a.uid, "m.py", 2), (EXTENDS, c.uid, "m.py", 11)}
+    hint = next(h.edge for h in store.neighbours([a.uid], "out")[a.uid] if h.edge.line == 3)
+    assert (hint.resolution, hint.extra) == ("unique_name", {"hint": "x"})
+    assert store.counts(repo)["edges"] == {IN_REPO: 1, DECLARES: 3, CALLS: 6, EXTENDS: 1}
+
+
 # -- special input ------------------------------------------------------------------------
 
 
