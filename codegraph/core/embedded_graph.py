@@ -421,10 +421,22 @@ class EmbeddedGraphStore:
             [STUB] + ([repo] if repo else []) + [limit, offset])
         return [(_to_node(r[:3]), r[3]) for r in rows]
 
+    def stub_reference_counts(self, repo: str | None = None) -> dict[str, int]:
+        """repo -> edges ending at an UnresolvedSymbol of that repo (0 for a repo whose
+        stubs no edge reaches): what summing ``stubs_ranked``'s pages gives, in one query."""
+        w, p = (" AND n.repo=?", [repo]) if repo else ("", [])
+        return dict(self._conn().execute(
+            f"SELECT n.repo, count(e.target) FROM nodes n LEFT JOIN edges e ON e.target=n.uid WHERE n.label=?{w} "
+            "GROUP BY n.repo", [STUB, *p]).fetchall())
+
     def counts(self, repo: str | None = None) -> dict[str, Any]:
         c = self._conn()
         w, p = (" WHERE repo=?", [repo]) if repo else ("", [])
-        nodes = dict(c.execute(f"SELECT label, count(*) FROM nodes{w} GROUP BY label", p).fetchall())
+        # Per label on the (label, repo, ...) index: a GROUP BY on repo read every row of it
+        # (13 -> 3 ms on the stdlib's 21k nodes).
+        nodes = {k: v for k, v in c.execute(
+            f"SELECT l.label, (SELECT count(*) FROM nodes n WHERE n.label=l.label{' AND n.repo=?' if repo else ''}) "
+            "FROM (SELECT DISTINCT label FROM nodes) l", p).fetchall() if v}
         edges = dict(c.execute(f"SELECT type, count(*) FROM edges{w} GROUP BY type", p).fetchall())
         fw = " AND repo=?" if repo else ""
         langs = dict(c.execute(

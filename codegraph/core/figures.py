@@ -113,6 +113,9 @@ def derived_edges(edge_counts: dict[str, int]) -> dict[str, int]:
 
 def stub_references(store: GraphStore, repo: str | None) -> dict[str, int]:
     """repo -> number of edges that end at an UnresolvedSymbol (counted by the store)."""
+    direct = getattr(store, "stub_reference_counts", None)
+    if direct is not None:  # one query (embedded); otherwise the ranked pages are summed
+        return direct(repo)
     out: Counter[str] = Counter()
     offset = 0
     while True:

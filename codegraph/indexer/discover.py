@@ -30,12 +30,20 @@ SKIP_DIRS = frozenset({
 SNIFF_BYTES = 8192
 
 
+FileStat = tuple[int, int, int, int]  # (size, mtime_ns, ctime_ns, inode) of os.stat: what says a file is unchanged
+
+
 @dataclass(slots=True)
 class DiscoveredFile:
     path: str  # repo-relative, forward slashes
     abs_path: Path
     language: str
     size_bytes: int
+    stat: FileStat | None = None  # taken before the file was read (the indexer state compares it)
+
+
+def file_stat(st: os.stat_result) -> FileStat:
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
 @dataclass(slots=True)
@@ -145,9 +153,12 @@ def _bad_name(rel: str) -> str | None:
     return None
 
 
-def _check_file(root: Path, abs_path: Path, max_file_bytes: int) -> tuple[str | None, int]:
-    """(reason to skip or None, size in bytes). Never raises: a symlink loop, a dangling
-    link, a FIFO or device, a permission problem are each a counted reason."""
+def _check_file(root: Path, abs_path: Path, max_file_bytes: int,
+                known: FileStat | None = None) -> tuple[str | None, os.stat_result | None]:
+    """(reason to skip or None, the file's stat). Never raises: a symlink loop, a dangling
+    link, a FIFO or device, a permission problem are each a counted reason. ``known``: a
+    stat under which the file was read as text before; when it still matches, the file
+    is not opened to sniff for binary content."""
     try:
         if abs_path.is_symlink():
             try:
@@ -160,19 +171,20 @@ def _check_file(root: Path, abs_path: Path, max_file_bytes: int) -> tuple[str | 
                 return "symlink outside the tree", 0
         st = abs_path.stat()
         if not stat.S_ISREG(st.st_mode):
-            return "not a regular file", 0
+            return "not a regular file", None
         if st.st_size > max_file_bytes:
-            return "too large", 0
-        with abs_path.open("rb") as fh:
-            if is_binary(fh.read(SNIFF_BYTES)):
-                return "binary", 0
+            return "too large", None
+        if known is None or file_stat(st) != known:
+            with abs_path.open("rb") as fh:
+                if is_binary(fh.read(SNIFF_BYTES)):
+                    return "binary", None
     except RuntimeError:  # Python < 3.13 reports a loop met by stat() this way
-        return "symlink loop", 0
+        return "symlink loop", None
     except OSError as e:
-        return ("symlink loop" if e.errno == errno.ELOOP else "unreadable"), 0
+        return ("symlink loop" if e.errno == errno.ELOOP else "unreadable"), None
     except ValueError:  # an embedded NUL
-        return "undecodable file name", 0
-    return None, st.st_size
+        return "undecodable file name", None
+    return None, st
 
 
 def discover(
@@ -181,9 +193,12 @@ def discover(
     use_git: bool = True,
     include: list[str] | None = None,
     exclude: list[str] | None = None,
+    known: dict[str, FileStat] | None = None,
 ) -> Discovery:
     """Files under ``root`` to index. ``include``/``exclude`` are gitignore-style globs
-    (repo-relative). Raises FileNotFoundError / NotADirectoryError for a bad root.
+    (repo-relative). ``known``: path -> stat under which the file was read as text by an
+    earlier run (the indexer state's trusted stats): such a file is not sniffed again.
+    Raises FileNotFoundError / NotADirectoryError for a bad root.
     Reasons counted in ``skipped``: vendored or build folder, ignored by .gitignore,
     excluded by config, symlink outside the tree, symlink loop, dangling symlink, not a
     regular file (FIFO, device), undecodable file name, too large, binary, unreadable.
@@ -223,9 +238,9 @@ def discover(
             result.unsupported[ext] += 1
             continue
         abs_path = root / rel
-        reason, size = _check_file(root, abs_path, max_file_bytes)
-        if reason is not None:
-            result.skipped[reason] += 1
+        reason, st = _check_file(root, abs_path, max_file_bytes, known.get(rel) if known else None)
+        if reason is not None or st is None:
+            result.skipped[reason or "unreadable"] += 1
             continue
-        result.files.append(DiscoveredFile(rel, abs_path, lang, size))
+        result.files.append(DiscoveredFile(rel, abs_path, lang, st.st_size, file_stat(st)))
     return result

@@ -66,6 +66,7 @@ class IndexSummary:
     changed: int = 0
     unchanged: int = 0
     removed: int = 0
+    hashed: int = 0  # files read to hash them; the others showed the stat a run read them under
     symbols: int = 0
     edges: int = 0
     stubs: int = 0
@@ -180,10 +181,12 @@ def _index_repo(
     progress: Progress | None, full_resolve: bool,
 ) -> IndexSummary:
     t0 = time.perf_counter()
+    seen_ns = time.time_ns()  # before any file is looked at (StateStore.trusted_stats)
     tick = progress or (lambda *_: None)
     root = root.resolve()
     s = IndexSummary(repo=repo, root=str(root))
-    disc = discover(root, max_file_bytes=max_file_bytes, include=include, exclude=exclude)
+    trusted = {} if force else state.trusted_stats(repo)
+    disc = discover(root, max_file_bytes=max_file_bytes, include=include, exclude=exclude, known=trusted)
     s.skipped, s.unsupported = dict(disc.skipped), dict(disc.unsupported)
     s.timings["discover"] = time.perf_counter() - t0
 
@@ -205,23 +208,29 @@ def _index_repo(
     s.full_rebuild = rebuild and prev is not None
     known = {} if rebuild else state.file_hashes(repo)
 
-    # Hash every file (cheap) to find what changed.
+    # Hash the files whose stat is not the one a run read them under (docs/DESIGN.md#refresh).
     t = time.perf_counter()
     current: dict[str, DiscoveredFile] = {f.path: f for f in disc.files}
     changed: list[DiscoveredFile] = []
+    stats: dict[str, tuple[int, int, int, int, int]] = {}  # of the files read now, for the state
     # The graph is checked too: a state file that outlived its graph (another backend,
     # a wiped store, a killed load) must not hide files the graph lacks.
     in_graph = graph.file_hashes(repo)
     for f in disc.files:
-        try:
-            h = file_hash(f.abs_path.read_bytes())
-        except OSError:
-            s.skipped["unreadable"] = s.skipped.get("unreadable", 0) + 1
-            continue
+        if f.stat is not None and f.path in known and trusted.get(f.path) == f.stat:
+            h = known[f.path][0]  # same stat as when its stored content was read
+        else:
+            try:
+                h = file_hash(f.abs_path.read_bytes())
+            except OSError:
+                s.skipped["unreadable"] = s.skipped.get("unreadable", 0) + 1
+                continue
+            if f.stat is not None:
+                stats[f.path] = (*f.stat, seen_ns)
         if known.get(f.path, ("",))[0] != h or in_graph.get(f.path) != h:
             changed.append(f)
     removed = sorted((set(known) | set(in_graph)) - set(current))
-    s.files, s.changed, s.removed = len(current), len(changed), len(removed)
+    s.files, s.changed, s.removed, s.hashed = len(current), len(changed), len(removed), len(stats)
     s.unchanged = s.files - s.changed
     s.timings["hash"] = time.perf_counter() - t
 
@@ -251,7 +260,7 @@ def _index_repo(
             fresh[path].file.route = route
     plan = LoadPlan(s, root, repo, fresh, chunks, removed, set(current), known, fingerprint, t0,
                     decisions=decisions, rebuild=rebuild, progress=tick, pages=pages, full_resolve=full_resolve,
-                    languages=frozenset(f.language for f in disc.files))
+                    languages=frozenset(f.language for f in disc.files), stats=stats)
     with run_transaction(graph):  # embedded: readers see the last complete run until it commits
         s = apply_extractions(plan, graph, search, state)
     if search is not None and hasattr(search, "for_kind"):
@@ -289,6 +298,8 @@ class LoadPlan:
     pages: dict[str, str] | None = None  # explicit path -> route of codegraph.toml (wins over conventions)
     full_resolve: bool = False  # resolve every file even when only some can be affected (benches compare)
     languages: frozenset[str] | None = None  # of every file after the run; None: not known (all references read)
+    # path -> (size, mtime_ns, ctime_ns, inode, seen_ns) of the files this run read (StateStore.trusted_stats)
+    stats: dict[str, tuple[int, int, int, int, int]] = field(default_factory=dict)
 
 
 def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | None, state: StateStore) -> IndexSummary:
@@ -442,7 +453,7 @@ def _apply(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future
 
     t = time.perf_counter()  # "save": state, counts, snapshot, the Repo node
     state.save(RepoState(repo, str(root), EXTRACTOR_VERSION, fingerprint, s.commit, now), fresh, removed,
-               edges_hashes, resolved.state if resolved is not None else None)
+               edges_hashes, resolved.state if resolved is not None else None, stats=plan.stats)
     counts = graph.counts(repo)  # once: the snapshot and the summary both read it
     if graph_changed:
         from codegraph.core.baselines import take_snapshot

@@ -11,7 +11,9 @@ import time
 
 import pytest
 
+from codegraph.core.embedded_graph import EmbeddedGraphStore
 from codegraph.core.errors import ReadOnlyViolation, StoreUnavailable, Unsupported
+from codegraph.core.figures import stub_references
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import (
     CALLS,
@@ -194,6 +196,10 @@ def test_stub_upsert_ranking_and_pruning(store: GraphStore, repo: str) -> None:
         (s_many.uid, 4), (s_amb.uid, 2), (s_one.uid, 1), (s_none.uid, 0)]
     assert ranked[1][0].props["candidates"] == ["m.A.save", "m.B.save"] and ranked[1][0].label == STUB
     assert [n.uid for n, _ in store.stubs_ranked(repo, limit=2, offset=1)] == [s_amb.uid, s_one.uid]
+    # The snapshot's stub references: one query on the embedded store, the ranked pages summed elsewhere.
+    assert stub_references(store, repo) == {repo: 7}
+    if isinstance(store, EmbeddedGraphStore):
+        assert store.stub_reference_counts(repo) == {repo: 7}
     amb_in = store.neighbours([s_amb.uid], "in")[s_amb.uid]
     assert {h.edge.line: h.edge.extra for h in amb_in} == {8: {}, 9: {"candidates": ["m.A.save", "m.B.save"]}}
 
@@ -208,6 +214,9 @@ def test_stub_upsert_ranking_and_pruning(store: GraphStore, repo: str) -> None:
     assert store.prune_unreferenced(repo, [STUB]) == 2
     assert set(store.get_nodes([s_many.uid, s_amb.uid, s_one.uid, s_none.uid])) == {s_many.uid, s_amb.uid}
     assert store.prune_unreferenced(repo, [STUB, TABLE]) == 0
+    assert stub_references(store, repo) == {repo: 6}
+    store.replace_edges(repo, ["a.py"], [])
+    assert stub_references(store, repo) == {repo: 0}  # stubs left, no edge reaches them
 
 
 def test_upsert_nodes_roundtrips_props_exactly_and_delete_nodes(store: GraphStore, repo: str) -> None:

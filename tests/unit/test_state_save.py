@@ -1,0 +1,104 @@
+"""What the indexer state writes for the resolution of a refresh (codegraph.indexer.state,
+docs/DESIGN.md#refresh): the dependency keys of a file resolved again are rewritten only
+where they differ, and the repo-level blob is a marshal form that older zlib JSON rows
+still decode to the same values; a blob that cannot be decoded is one message and a
+full rebuild."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from pathlib import Path
+
+from codegraph.core.embedded_graph import EmbeddedGraphStore
+from codegraph.indexer.affected import ResolveState
+from codegraph.indexer.pipeline import index_repo
+from codegraph.indexer.state import RepoState, StateStore, decode_blob, encode_blob
+from tests.property import flow_tree as model
+from tests.property.graph_dump import diff, dump
+
+BLOB = {"version": 1, "decisions": "d", "bases": {"m.B": ["m.A"]}, "external_bases": ["m.X"],
+        "stubs": {"stub|r|save": ["ambiguous", 2, ["m.A.save", "m.B.save"], 1, "a.py"]}, "totals": {"exact": 3}}
+
+
+def _rows(state: StateStore) -> set[tuple[str, str]]:
+    return set(state.conn.execute("SELECT key, path FROM resolve_deps WHERE repo='r'").fetchall())
+
+
+def _save(state: StateStore, rs: ResolveState) -> list[str]:
+    """Save ``rs`` alone; the SQL statements it ran."""
+    seen: list[str] = []
+    state.conn.set_trace_callback(seen.append)
+    try:
+        state.save(RepoState("r", "/src", "v", "f", None, "2026-01-01T00:00:00+00:00"), {}, [], {}, rs)
+    finally:
+        state.conn.set_trace_callback(None)
+    return seen
+
+
+def test_a_partial_save_rewrites_only_the_dependency_keys_that_differ(tmp_path: Path) -> None:
+    state = StateStore(tmp_path / "state.db")
+    try:
+        _save(state, ResolveState(files={"a.py": (["k1", "k2", "k3"], {}), "b.py": (["k1"], {}), "c.py": (["k9"], {})},
+                                  full=True, blob=BLOB))
+        assert _rows(state) == {("k1", "a.py"), ("k2", "a.py"), ("k3", "a.py"), ("k1", "b.py"), ("k9", "c.py")}
+        # a.py resolved again: k3 no longer looked up, k4 now; b.py removed; c.py untouched.
+        ran = _save(state, ResolveState(files={"a.py": (["k1", "k2", "k4"], {"exact": 1})}, removed=["b.py"],
+                                        blob=BLOB))
+        assert _rows(state) == {("k1", "a.py"), ("k2", "a.py"), ("k4", "a.py"), ("k9", "c.py")}
+        assert sorted(s for s in ran if "resolve_deps" in s and not s.startswith("SELECT")) == [
+            "DELETE FROM resolve_deps WHERE repo='r' AND key='k1' AND path='b.py'",
+            "DELETE FROM resolve_deps WHERE repo='r' AND key='k3' AND path='a.py'",
+            "INSERT OR IGNORE INTO resolve_deps VALUES ('r','k4','a.py')"]
+        assert state.resolve_file_deps("r", ["a.py", "b.py", "c.py"]) == {"a.py": ["k1", "k2", "k4"], "c.py": ["k9"]}
+        assert state.resolve_counts("r", ["a.py"]) == {"a.py": {"exact": 1}}
+    finally:
+        state.close()
+
+
+def test_the_resolution_blob_is_marshal_and_older_json_rows_still_decode(tmp_path: Path) -> None:
+    assert encode_blob(BLOB).startswith(b"M1") and decode_blob(encode_blob(BLOB)) == BLOB
+    state = StateStore(tmp_path / "state.db")
+    try:
+        _save(state, ResolveState(files={"a.py": (["k1"], {})}, full=True, blob=BLOB))
+        (stored,) = state.conn.execute("SELECT blob FROM resolve_repo WHERE repo='r'").fetchone()
+        assert stored.startswith(b"M1") and state.resolve_blob("r") == BLOB
+        older = zlib.compress(json.dumps(BLOB, separators=(",", ":")).encode(), 1)  # what the last version wrote
+        with state.conn:
+            state.conn.execute("UPDATE resolve_repo SET blob=? WHERE repo='r'", (older,))
+        assert state.resolve_blob("r") == BLOB
+    finally:
+        state.close()
+
+
+def test_a_refresh_after_an_older_blob_stays_partial_and_a_damaged_one_rebuilds(tmp_path: Path) -> None:
+    root = tmp_path / "src"
+    model.write(root, model.base_tree(), python_only=True)
+    graph, state = EmbeddedGraphStore(tmp_path / "g.db"), StateStore(tmp_path / "state.db")
+    app = root / "app" / "c1.py"
+    try:
+        index_repo(root, "r", graph, None, state, workers=1)
+        blob = state.resolve_blob("r")
+        with state.conn:
+            state.conn.execute("UPDATE resolve_repo SET blob=? WHERE repo='r'",
+                               (zlib.compress(json.dumps(blob, separators=(",", ":")).encode(), 1),))
+        app.write_text(app.read_text() + "\n\ndef added():\n    return 0\n")
+        s = index_repo(root, "r", graph, None, state, workers=1)
+        assert 0 < s.resolved_files < s.files and not s.messages
+        with state.conn:
+            state.conn.execute("UPDATE resolve_repo SET blob=x'4d31ff00ff' WHERE repo='r'")
+        app.write_text(app.read_text() + "\n\ndef added_again():\n    return 1\n")
+        s = index_repo(root, "r", graph, None, state, workers=1)
+        assert s.messages == ["the indexer state of r:(resolution) cannot be read (ValueError): "
+                              "every file re-parsed and relinked"]
+        assert s.changed == s.files
+        fresh, fstate = EmbeddedGraphStore(tmp_path / "fresh.db"), StateStore(tmp_path / "fresh-state.db")
+        try:
+            index_repo(root, "fresh", fresh, None, fstate, workers=1)
+            assert not diff(dump(graph, "r"), dump(fresh, "fresh"))
+        finally:
+            fstate.close()
+            fresh.close()
+    finally:
+        state.close()
+        graph.close()
