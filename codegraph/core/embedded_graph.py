@@ -100,7 +100,8 @@ def _to_node(row: sqlite3.Row | tuple[Any, ...]) -> Node:
 
 
 def _to_edge(row: sqlite3.Row | tuple[Any, ...]) -> Edge:
-    return Edge(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]) if row[6] else {})
+    extra = row[6]
+    return Edge(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(extra) if extra and extra != "{}" else {})
 
 
 class EmbeddedGraphStore:
@@ -387,6 +388,9 @@ class EmbeddedGraphStore:
         key, other = ("target", "source") if direction == "in" else ("source", "target")
         out: dict[str, list[EdgeHit]] = defaultdict(list)
         types_sql = f" AND e.type IN ({_q(len(edge_types))})" if edge_types else ""
+        # One Node per uid: a caller with many call sites comes back once per edge, and
+        # decoding its props once per edge was most of a wide impact walk's time.
+        seen: dict[str, Node] = {}
         for part in _chunks(list(dict.fromkeys(uids))):
             rows = self._conn().execute(
                 f"SELECT e.type,e.source,e.target,e.file,e.line,e.resolution,e.extra, n.uid,n.label,n.props "
@@ -397,7 +401,10 @@ class EmbeddedGraphStore:
                 anchor = r[2] if direction == "in" else r[1]
                 hits = out[anchor]
                 if limit_per_node is None or len(hits) < limit_per_node:
-                    hits.append(EdgeHit(_to_edge(r[:7]), _to_node(r[7:])))
+                    node = seen.get(r[7])
+                    if node is None:
+                        node = seen[r[7]] = _to_node(r[7:])
+                    hits.append(EdgeHit(_to_edge(r[:7]), node))
         return dict(out)
 
     def file_hashes(self, repo: str) -> dict[str, str]:

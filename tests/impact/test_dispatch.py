@@ -63,3 +63,36 @@ def test_class_target_widens_to_its_members_and_subclasses(store: GraphStore, sh
     res = impact(store, "shapes.Child", repo=shapes)
     assert callers(res) == {(1, EXTENDS, "shapes.Grand"), (1, CALLS, "use.via_child")}
     assert res.widened == []
+
+
+@pytest.fixture
+def spread(store: GraphStore, repo: str) -> str:
+    """Base in base.py; Child (child.py) extends it and Grand (grand.py) extends Child;
+    decoys: Other.run beside Child in child.py, and Loose.run in loose.py (unrelated)."""
+    g = Graph(store, repo)
+    base = g.sym("base.py", "pkg.Base", kind="class")
+    child = g.sym("child.py", "pkg.Child", kind="class")
+    grand = g.sym("grand.py", "pkg.Grand", kind="class")
+    g.sym("child.py", "pkg.Other", kind="class")
+    g.sym("loose.py", "pkg.Loose", kind="class")
+    for file, cls in (("base.py", "Base"), ("child.py", "Child"), ("grand.py", "Grand"), ("child.py", "Other"),
+                      ("loose.py", "Loose")):
+        g.sym(file, f"pkg.{cls}.run", kind="method", parent=f"pkg.{cls}")
+    g.edge(EXTENDS, child, base, "child.py", 1, "exact")
+    g.edge(EXTENDS, grand, child, "grand.py", 1, "exact")
+    g.save()
+    return repo
+
+
+@pytest.mark.parametrize("files_read_max", [0, 40], ids=["by-name", "by-file"])
+def test_overrides_found_by_name_or_by_file_are_the_same(store: GraphStore, spread: str, files_read_max: int,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # Many descendant files switch the lookup from reading files to a name lookup; the
+    # answer must not change (decoys in a related file and in an unrelated one stay out).
+    monkeypatch.setattr("codegraph.core.impact.widening.FILES_READ_MAX", files_read_max)
+    res = impact(store, "pkg.Base.run", repo=spread)
+    assert [(w["node"].qualified_name, w["node"].file) for w in res.widened] == [
+        ("pkg.Child.run", "child.py"), ("pkg.Grand.run", "grand.py")]
+    res = impact(store, "pkg.Grand.run", repo=spread)
+    assert [(w["node"].qualified_name, w["node"].file, w["reason"].split(":")[0]) for w in res.widened] == [
+        ("pkg.Base.run", "base.py", "base declaration"), ("pkg.Child.run", "child.py", "base declaration")]

@@ -37,20 +37,40 @@ def dispatch(store: GraphStore, targets: list[Node]) -> tuple[list[Node], list[N
     if not methods:
         return [], []
     parents = store.symbols_by_qualified_name(list({m.props["parent"] for m in methods}))
+    named: dict[tuple[str, str], list[Node]] = {}  # (repo, name) -> same-named symbols, read once
     result: list[list[Node]] = []
     for direction in ("out", "in"):
         found: dict[str, Node] = {}
         for m in methods:
             owners = [c for c in parents.get(m.props["parent"], []) if c.repo == m.repo]
             related = hierarchy(store, owners, direction)
-            by_file = store.nodes_in_files(m.repo, list({c.props["file"] for c in related})) if related else {}
             qns = {c.props["qualified_name"] for c in related}
-            for lst in by_file.values():
-                for n in lst:
-                    if n.props.get("name") == m.props["name"] and n.props.get("parent") in qns:
-                        found.setdefault(n.uid, n)
-        result.append(list(found.values()))
+            files = {c.props["file"] for c in related}
+            for n in _same_named(store, m, files, named):
+                if n.props.get("name") == m.props["name"] and n.props.get("parent") in qns \
+                        and n.props.get("file") in files:
+                    found.setdefault(n.uid, n)
+        result.append(sorted(found.values(), key=lambda n: (n.props.get("file", ""), n.props.get("line", 0), n.uid)))
     return result[0], result[1]
+
+
+# Above this many files of related types, symbols are looked up by name instead of read
+# file by file: a widely extended type (a test base class: thousands of descendants) cost
+# seconds of file reads, while a common name (``__init__``) costs more by name than the
+# few files of a small hierarchy. Both lookups give the same candidates after filtering.
+FILES_READ_MAX = 40
+
+
+def _same_named(store: GraphStore, m: Node, files: set[str], named: dict[tuple[str, str], list[Node]]) -> list[Node]:
+    """Candidate same-named methods for ``m`` among the symbols of ``files`` (a superset)."""
+    if not files:
+        return []
+    if len(files) <= FILES_READ_MAX:
+        return [n for lst in store.nodes_in_files(m.repo, sorted(files)).values() for n in lst]
+    key = (m.repo, m.props["name"])
+    if key not in named:
+        named[key] = store.symbols_by_name([m.props["name"]], repo=m.repo).get(m.props["name"], [])
+    return named[key]
 
 
 def widen(store: GraphStore, targets: list[Node], overloads: bool = True) -> list[Node]:
