@@ -94,18 +94,25 @@ class Neo4jReads(Neo4jSession):
         pattern = f"(a)<-[{rel}]-(n)" if direction == "in" else f"(a)-[{rel}]->(n)"
         out: dict[str, list[EdgeHit]] = defaultdict(list)
         lim = "" if limit_per_node is None else "[..$lim]"
+        # Each neighbour's properties once per anchor, not once per edge: a caller with
+        # many call sites came back with its whole props map per call site.
         q = (f"UNWIND $uids AS u MATCH (a:{ENTITY} {{uid: u}}) MATCH {pattern} "
              "WITH u, r, n ORDER BY r.file, r.line, n.uid "
-             f"WITH u, collect({{r: r, n: n}}){lim} AS hits UNWIND hits AS h WITH u, h.r AS r, h.n AS n "
-             f"RETURN u, type(r) AS type, r.file AS file, r.line AS line, r.resolution AS resolution, "
-             f"r.extra AS extra, {_NODE_COLS}")
+             f"WITH u, collect({{r: r, n: n}}){lim} AS hits "
+             "UNWIND hits AS h WITH u, hits, collect(DISTINCT h.n) AS ns "
+             "RETURN u, [h IN hits | [type(h.r), h.r.file, h.r.line, h.r.resolution, h.r.extra, h.n.uid]] AS edges, "
+             f"[n IN ns | {{uid: n.uid, label: [l IN labels(n) WHERE l <> '{ENTITY}'][0], props: properties(n)}}] "
+             "AS nodes")
         for part in _chunks(list(dict.fromkeys(uids))):
             for r in self._read(q, uids=list(part), lim=limit_per_node):
-                node = _node(r["uid"], r["label"], r["props"])
-                src, dst = (node.uid, r["u"]) if direction == "in" else (r["u"], node.uid)
-                edge = Edge(r["type"], src, dst, r["file"] or "", r["line"] or 0, r["resolution"] or "",
-                            json.loads(r["extra"]) if r["extra"] else {})
-                out[r["u"]].append(EdgeHit(edge, node))
+                nodes = {m["uid"]: _node(m["uid"], m["label"], m["props"]) for m in r["nodes"]}
+                hits = out[r["u"]]
+                for etype, file, line, resolution, extra, nuid in r["edges"]:
+                    node = nodes[nuid]
+                    src, dst = (nuid, r["u"]) if direction == "in" else (r["u"], nuid)
+                    edge = Edge(etype, src, dst, file or "", line or 0, resolution or "",
+                                json.loads(extra) if extra else {})
+                    hits.append(EdgeHit(edge, node))
         return dict(out)
 
     def file_hashes(self, repo: str) -> dict[str, str]:
