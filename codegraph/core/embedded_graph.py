@@ -88,11 +88,16 @@ def _q(n: int) -> str:
     return ",".join("?" * n)
 
 
+# json.dumps with keyword arguments builds a new encoder per call: one each, reused, for
+# the ~100k props and extras of a full index (the same text).
+_props_json = json.JSONEncoder(ensure_ascii=False, default=str).encode
+_extra_json = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _node_row(n: Node) -> tuple[Any, ...]:
     p = n.props
     path = p.get("path") if n.label == FILE else p.get("file")
-    return (n.uid, n.label, p.get("repo", ""), p.get("name"), p.get("qualified_name"), path,
-            json.dumps(p, ensure_ascii=False, default=str))
+    return (n.uid, n.label, p.get("repo", ""), p.get("name"), p.get("qualified_name"), path, _props_json(p))
 
 
 def _to_node(row: sqlite3.Row | tuple[Any, ...]) -> Node:
@@ -204,7 +209,7 @@ class EmbeddedGraphStore:
             "SELECT ?,?,?,?,?,?,?,? WHERE EXISTS(SELECT 1 FROM nodes WHERE uid=?) "
             "AND EXISTS(SELECT 1 FROM nodes WHERE uid=?)",
             [(e.type, e.source, e.target, repo, e.file, e.line, e.resolution,
-              json.dumps(e.extra, ensure_ascii=False) if e.extra else "{}", e.source, e.target) for e in edges],
+              _extra_json(e.extra) if e.extra else "{}", e.source, e.target) for e in edges],
         )
         return c.total_changes - before
 

@@ -23,6 +23,8 @@ import sqlite3
 import zlib
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import UTC, datetime
+from functools import cache
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -106,8 +108,16 @@ def _plain(obj: Any) -> Any:
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
+@cache  # dataclasses.fields() per call was half of saving a full index's state
 def _names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls))
+
+
+@cache
+def _getter(cls: type) -> attrgetter[Any]:
+    """A record's field values as one tuple in ``_names`` order (every record class has
+    several fields: attrgetter of one name would return the bare value)."""
+    return attrgetter(*_names(cls))
 
 
 _MARSHAL = b"M1"  # blob prefix of the marshal form; the JSON form is a zlib stream (first byte 0x78)
@@ -140,7 +150,7 @@ def head_reference(r: Reference) -> bool:
 
 
 def _rows(refs: list[Reference]) -> list[tuple[Any, ...]]:
-    return [tuple(getattr(r, n) for n in _names(Reference)) for r in refs]
+    return list(map(_getter(Reference), refs))
 
 
 def encode(fx: FileExtraction) -> bytes:
@@ -151,8 +161,7 @@ def encode(fx: FileExtraction) -> bytes:
         f = fx.file
         return _MARSHAL + marshal.dumps((
             _names(FileRecord), _names(SymbolRecord), _names(Reference),
-            tuple(getattr(f, n) for n in _names(FileRecord)),
-            [tuple(getattr(s, n) for n in _names(SymbolRecord)) for s in fx.symbols],
+            _getter(FileRecord)(f), list(map(_getter(SymbolRecord), fx.symbols)),
             _rows(fx.references), fx.framework, fx.exports, fx.errors), 4)
     except ValueError:  # an object marshal cannot write
         return zlib.compress(json.dumps(_plain(fx), ensure_ascii=False, separators=(",", ":")).encode(), 1)
@@ -168,8 +177,7 @@ def encode_split(fx: FileExtraction) -> tuple[bytes, bytes | None]:
         refs = marshal.dumps((_names(Reference), _rows(fx.references)), 4)
         head = _HEAD + marshal.dumps((
             _names(FileRecord), _names(SymbolRecord), _names(Reference),
-            tuple(getattr(f, n) for n in _names(FileRecord)),
-            [tuple(getattr(s, n) for n in _names(SymbolRecord)) for s in fx.symbols],
+            _getter(FileRecord)(f), list(map(_getter(SymbolRecord), fx.symbols)),
             _rows([r for r in fx.references if head_reference(r)]), fx.framework, fx.exports, fx.errors), 4)
         return head, refs
     except ValueError:
