@@ -35,12 +35,18 @@ def is_terminal(stderr: bool = False) -> bool:
 
 
 def make_console(stderr: bool = False) -> Console:
-    """A Console on stdout (or stderr) that soft-wraps and has no width limit off a terminal."""
-    from rich.console import Console
+    """A Console on stdout (or stderr) that soft-wraps and has no width limit off a terminal.
 
-    if is_terminal(stderr):
-        return Console(stderr=stderr)
-    return Console(stderr=stderr, width=UNBOUNDED_WIDTH, soft_wrap=True)
+    Without colours (off a terminal) automatic highlighting is switched off: its
+    styles would not be printed, and its first use compiles rich's repr regexes (about 10 ms
+    of a ``codegraph callers`` run)."""
+    from rich.console import Console
+    from rich.highlighter import NullHighlighter
+
+    c = Console(stderr=stderr) if is_terminal(stderr) else Console(stderr=stderr, width=UNBOUNDED_WIDTH, soft_wrap=True)
+    if c.color_system is None:
+        c.highlighter = NullHighlighter()
+    return c
 
 
 class LazyConsole:

@@ -9,7 +9,6 @@ then carry ``incomplete: true`` with the reason, and ``codegraph verify`` fails.
 from __future__ import annotations
 
 import os
-import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -22,6 +21,8 @@ RUNNING, COMPLETE = "running", "complete"
 
 def run_owner() -> str:
     """``host:pid`` of this process (names the run in lock and completeness records)."""
+    import socket  # only runs that write need it: queries import this module too
+
     return f"{socket.gethostname()}:{os.getpid()}"
 
 

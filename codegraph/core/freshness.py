@@ -26,7 +26,9 @@ def checkout_drift(repo_path: str | None, graph_commit: str | None, cwd: Path | 
     if not repo_path:
         return None
     cwd = (cwd or Path.cwd()).resolve()
-    here, there = _common_dir(cwd), _common_dir(Path(repo_path))
+    here = _common_dir(cwd)
+    # Most queries run outside any checkout: one git process then, not two.
+    there = _common_dir(Path(repo_path)) if here is not None else None
     if here is None or there is None or here != there:
         return None
     top = _git(cwd, "rev-parse", "--show-toplevel")
