@@ -18,7 +18,9 @@ state (``resolve_deps``: key -> file). A refresh then
    - an ``ambiguous`` stub whose first occurrence is in a re-resolved file: every file
      naming that stub (its candidates come from the first occurrence);
    - framework records (``codegraph.indexer.boundaries``) read the resolved edges of
-     their files: those files are always re-resolved.
+     their files: those files are always re-resolved — except files whose only records
+     are constants built from their own pieces (``const`` without ``hole_imports``: the
+     boundary pass reads their parts, never their edges; ``_reads_own_edges``).
 
 Anything this module cannot follow falls back to the whole-repo resolution: a rebuild,
 no recorded keys (state from an older version), changed triage decisions, or a change to
@@ -421,7 +423,7 @@ def resolve_and_link(
     assert blob is not None
     keys = changed_keys(repo, list(old.values()), list(fresh.values())) | _bases_keys(blob, table)
     files = set(fresh) | state.resolve_dependents(repo, [key_text(k) for k in keys])
-    files.update(fx.file.path for fx in all_fx if fx.framework)
+    files.update(fx.file.path for fx in all_fx if _reads_own_edges(fx))
     files -= set(removed)
     current = {fx.file.path for fx in all_fx}
     for _ in range(8):
@@ -438,6 +440,14 @@ def resolve_and_link(
     out = _resolve(repo, all_fx, table, None, set(), decisions, root, blob, {}, "closure did not settle")
     out.state.removed = list(removed)
     return out
+
+
+def _reads_own_edges(fx: FileExtraction) -> bool:
+    """Does the boundary pass read this file's resolved edges (its imports, handler calls)?
+    For every framework record but a constant with no imported piece: a ``const`` record
+    is read for its parts, and only its ``hole_imports`` are looked up through the file's
+    IMPORTS edges (``boundaries._Linker.complete``)."""
+    return any(r.get("type") != "const" or r.get("hole_imports") for r in fx.framework)
 
 
 def _closure(repo: str, files: set[str], removed: set[str], table: TracingTable, state: Any,

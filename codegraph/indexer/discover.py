@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import subprocess
 from collections import Counter
@@ -141,6 +142,9 @@ def is_binary(head: bytes) -> bool:
     return b"\0" in head
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
 def _bad_name(rel: str) -> str | None:
     """Why a path cannot be stored (its name is not valid UTF-8, or holds a control
     character a store or a terminal would mangle), or None."""
@@ -148,7 +152,7 @@ def _bad_name(rel: str) -> str | None:
         rel.encode("utf-8")
     except UnicodeEncodeError:
         return "undecodable file name"
-    if any(ord(c) < 32 or ord(c) == 127 for c in rel):
+    if _CONTROL.search(rel):
         return "control character in file name"
     return None
 
@@ -160,16 +164,17 @@ def _check_file(root: Path, abs_path: Path, max_file_bytes: int,
     stat under which the file was read as text before; when it still matches, the file
     is not opened to sniff for binary content."""
     try:
-        if abs_path.is_symlink():
+        st = os.lstat(abs_path)  # one system call for the common case, a file that is no link
+        if stat.S_ISLNK(st.st_mode):
             try:
                 target = abs_path.resolve(strict=True)
             except RuntimeError:
-                return "symlink loop", 0
+                return "symlink loop", None
             except FileNotFoundError:
-                return "dangling symlink", 0
+                return "dangling symlink", None
             if not target.is_relative_to(root):
-                return "symlink outside the tree", 0
-        st = abs_path.stat()
+                return "symlink outside the tree", None
+            st = abs_path.stat()
         if not stat.S_ISREG(st.st_mode):
             return "not a regular file", None
         if st.st_size > max_file_bytes:

@@ -460,7 +460,7 @@ def _apply(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future
 
         snap = take_snapshot(graph, repo, s.commit, counts=counts)
         state.save_snapshot_symbols(repo, snap.props["taken_at"],
-                                    [sym.qualified_name for fx in all_fx for sym in fx.symbols])
+                                    [sym.qualified_name for fx in all_fx for sym in fx.symbols], delta=True)
     if graph_changed or repo_node is None:
         graph.upsert_repo(rec)  # the run is complete: commit and import time are now this run's
     s.symbols = counts["nodes"].get("Symbol", 0)

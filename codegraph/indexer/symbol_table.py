@@ -42,26 +42,35 @@ class SymbolTable:
         self.external_bases: set[str] = set()
         # Calls of a parameter, by the function owning the parameter (param_call hints).
         self.param_calls: dict[str, list[Reference]] = defaultdict(list)
+        # Locals: this loop runs over every symbol of the repo on each build (a CLI refresh).
+        by_qn, by_name, members, by_file_qn = self.by_qn, self.by_name, self.members, self.by_file_qn
+        file_module, param_calls, families = self.file_module, self.param_calls, {}
         for fx in extractions:
             path = fx.file.path
             self.files.add(path)
-            self.family[path] = family(fx.file.language)
+            lang = fx.file.language
+            fam = families.get(lang)
+            if fam is None:
+                fam = families[lang] = family(lang)
+            self.family[path] = fam
             self.dirs[path.rsplit("/", 1)[0] if "/" in path else ""].append(path)
             self.exports[path] = fx.exports
             for s in fx.symbols:
-                self.by_qn[s.qualified_name].append(s)
-                self.by_file_qn[(path, s.qualified_name)].append(s)
+                qn = s.qualified_name
+                by_qn[qn].append(s)
+                by_file_qn[(path, qn)].append(s)
                 if s.kind == "module":
-                    self.file_module.setdefault(path, s.qualified_name)
+                    file_module.setdefault(path, qn)
                     continue
-                self.by_name[s.name].append(s)
+                name = s.name
+                by_name[name].append(s)
                 if s.parent:
-                    self.members[(s.parent, s.name)].append(s)
+                    members[(s.parent, name)].append(s)
             for r in fx.references:
                 pc = r.extra.get("param_call")
                 if pc is not None and r.type not in (EXTENDS, IMPLEMENTS):
                     try:
-                        self.param_calls[ParamCall.parse(pc).owner].append(r)
+                        param_calls[ParamCall.parse(pc).owner].append(r)
                     except HintError:  # counted as bad_hint when the reference is resolved
                         continue
 

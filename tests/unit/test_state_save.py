@@ -2,11 +2,12 @@
 docs/DESIGN.md#refresh): the dependency keys of a file resolved again are rewritten only
 where they differ, and the repo-level blob is a marshal form that older zlib JSON rows
 still decode to the same values; a blob that cannot be decoded is one message and a
-full rebuild."""
+full rebuild. A run's snapshot names are kept as a delta against the newest whole set."""
 
 from __future__ import annotations
 
 import json
+import marshal
 import zlib
 from pathlib import Path
 
@@ -85,6 +86,8 @@ def test_a_refresh_after_an_older_blob_stays_partial_and_a_damaged_one_rebuilds(
         app.write_text(app.read_text() + "\n\ndef added():\n    return 0\n")
         s = index_repo(root, "r", graph, None, state, workers=1)
         assert 0 < s.resolved_files < s.files and not s.messages
+        first, last = state.conn.execute("SELECT symbols FROM snapshot_symbols ORDER BY taken_at").fetchall()
+        assert first[0][:2] != b"D1" and last[0][:2] == b"D1"  # the refresh kept its names as a delta
         with state.conn:
             state.conn.execute("UPDATE resolve_repo SET blob=x'4d31ff00ff' WHERE repo='r'")
         app.write_text(app.read_text() + "\n\ndef added_again():\n    return 1\n")
@@ -102,3 +105,37 @@ def test_a_refresh_after_an_older_blob_stays_partial_and_a_damaged_one_rebuilds(
     finally:
         state.close()
         graph.close()
+
+
+def test_snapshot_names_are_kept_as_deltas_against_the_last_whole_set(tmp_path: Path) -> None:
+    from codegraph.indexer import state as state_mod
+
+    names0 = [f"m.f{i}" for i in range(40)]
+    names1 = [n for n in names0 if n != "m.f3"] + ["m.new"]
+    names2 = [*names1, "m.new2", "m.new2"]
+    names3 = [f"other.g{i}" for i in range(40)]  # all changed: a whole set again
+    at = [f"2026-01-01T00:00:0{i}.000000+00:00" for i in range(6)]
+    state = StateStore(tmp_path / "state.db")
+    try:
+        state.save_snapshot_symbols("r", at[0], names0, delta=True)
+        state.save_snapshot_symbols("r", at[1], names1, delta=True)
+        state.save_snapshot_symbols("r", at[2], names2, delta=True)
+        state.save_snapshot_symbols("r", at[3], names3, delta=True)
+        state.save_snapshot_symbols("r", at[4], [*names3, "x.y"])  # a backfill's: always the whole set
+        state.save_snapshot_symbols("r", at[5], [*names3, "x.y", "x.z"], delta=True)
+        rows = dict(state.conn.execute("SELECT taken_at, symbols FROM snapshot_symbols WHERE repo='r'").fetchall())
+        kinds = [rows[a][:2] == b"D1" for a in at]
+        assert kinds == [False, True, True, False, False, True]
+        # each delta is taken against the newest whole set before it, not chained
+        assert [marshal.loads(zlib.decompress(rows[a][2:])) for a in (at[1], at[2], at[5])] == [
+            (at[0], ["m.new"], ["m.f3"]), (at[0], ["m.new", "m.new2"], ["m.f3"]), (at[4], ["x.z"], [])]
+        state_mod._FULL_NAMES.clear()  # a new process: nothing cached
+        want = [names0, names1, names2, names3, [*names3, "x.y"], [*names3, "x.y", "x.z"]]
+        assert [state.snapshot_symbols("r", a) for a in at] == [set(w) for w in want]
+        assert state.snapshot_symbols("r", "2026-02-01T00:00:00.000000+00:00") is None
+        with state.conn:
+            state.conn.execute("DELETE FROM snapshot_symbols WHERE taken_at=?", (at[0],))
+        state_mod._FULL_NAMES.clear()
+        assert state.snapshot_symbols("r", at[1]) is None  # its whole set is gone: unknown, not a wrong set
+    finally:
+        state.close()
