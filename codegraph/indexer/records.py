@@ -44,7 +44,7 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import IO, TYPE_CHECKING, Any, get_type_hints
 
 from codegraph.core.errors import BadInput
-from codegraph.core.models import FileRecord, SymbolRecord
+from codegraph.core.models import FileRecord, SymbolRecord, pickled_by_fields
 from codegraph.core.paths import safe_relpath
 from codegraph.indexer.hints import HintError, parse_owner, reference_hints
 
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 
 
+@pickled_by_fields
 @dataclass(slots=True)
 class Reference:
     type: str  # CALLS | IMPORTS | EXTENDS | IMPLEMENTS | USES_TYPE | INJECTS
@@ -66,6 +67,7 @@ class Reference:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@pickled_by_fields
 @dataclass(slots=True)
 class FileExtraction:
     """Everything extracted from one file. ``framework`` holds the framework records

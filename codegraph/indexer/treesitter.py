@@ -23,8 +23,22 @@ def parser_for(language: str) -> Parser:
     return get_parser(language)  # type: ignore[arg-type]
 
 
+# (language, source, tree) of the last parse: the framework adapters parse the very bytes
+# object the language extractor just parsed (codegraph.indexer.adapters.FileCtx.root).
+_last_parse: tuple[str, bytes, Tree] | None = None
+
+
 def parse(language: str, source: bytes) -> Tree:
-    return parser_for(language).parse(source)
+    """The tree of ``source``. The same bytes *object* parsed again right after (the
+    adapters after the extractor) get the same tree: trees are read-only here (nothing
+    calls ``Tree.edit``), and holding ``source`` keeps its identity from being reused."""
+    global _last_parse
+    last = _last_parse
+    if last is not None and last[1] is source and last[0] == language:
+        return last[2]
+    tree = parser_for(language).parse(source)
+    _last_parse = (language, source, tree)
+    return tree
 
 
 _INHERITS = "; inherits:"
