@@ -160,9 +160,7 @@ def current_config(state_db: Path, config_file: Path | None = None) -> Workspace
     linked = load_linked(state_db)
     if linked is not None and linked.workspaces:
         return linked
-    from codegraph.indexer.registry import config_path
-
-    return load_config_file(config_path(config_file))
+    return load_config_file(config_path(config_file))  # this module's: the registry's import costs pydantic
 
 
 def scope_repos(state_db: Path, repo: str | None, workspace: str | None, known: list[str]) -> list[str] | None:
