@@ -12,8 +12,11 @@ The before side is a temporary ``git worktree`` of ``--before`` (default: the co
 start-up work started from), run with ``--before-python`` (default: the same interpreter;
 give a venv that still has the old dependencies, e.g. typer 0.29 and pydantic-settings,
 to include their cost). Both sides read one embedded store indexed by this checkout.
+Both sides' ``codegraph`` packages are byte-compiled first (``compileall``): a normal
+install keeps ``.pyc`` files, and this machine sets ``PYTHONDONTWRITEBYTECODE=1``, so
+without it every run would compile the product's sources (``--cold-bytecode`` keeps that).
 
-    .venv/bin/python bench/bench_startup.py [--runs 9] [--before REF] [--before-python PY]
+    .venv/bin/python bench/bench_startup.py [--runs 9] [--before REF] [--before-python PY] [--cold-bytecode]
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BEFORE_DEFAULT = "325fe7d"  # main before the start-up work (pydantic-settings, eager imports)
+BEFORE_DEFAULT = "3cefff6"  # main before this session's start-up work (325fe7d: before pydantic-settings went)
 ENTRY = "import sys; from codegraph.cli import {fn} as f; sys.argv[0] = 'codegraph'; sys.exit(f())"
 SMALL_REPO = {
     "shop/orders.py": "from shop.db import save\n\n\ndef place(order):\n    check(order)\n    return save(order)\n\n\n"
@@ -74,6 +77,7 @@ def main() -> None:
     ap.add_argument("--before", default=BEFORE_DEFAULT, help="git ref of the 'before' side")
     ap.add_argument("--before-python", default=sys.executable)
     ap.add_argument("--callgrind", action="store_true", help="also count instructions (valgrind), one run per side")
+    ap.add_argument("--cold-bytecode", action="store_true", help="do not byte-compile the packages first")
     args = ap.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="cg-startup-") as tmp:
@@ -106,6 +110,12 @@ def main() -> None:
                        check=True, capture_output=True)
         try:
             env_before = {**env, "PYTHONPATH": str(before_tree)}
+            # The before side's console entry point: main() where it has one (the console script), else app.
+            before_fn = "main" if "\ndef main(" in (before_tree / "codegraph" / "cli.py").read_text() else "app"
+            if not args.cold_bytecode:
+                for tree, py in ((ROOT, sys.executable), (before_tree, args.before_python)):
+                    subprocess.run([py, "-m", "compileall", "-q", str(tree / "codegraph")], check=True,
+                                   stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
             versions = {}
             for label, py, e in (("after", sys.executable, env), ("before", args.before_python, env_before)):
                 versions[label] = subprocess.run(
@@ -114,7 +124,7 @@ def main() -> None:
             print(f"after  = this checkout ({versions['after']})")
             print(f"before = {args.before} ({versions['before']})")
             print(f"model: {model.describe()}")
-            for label, py, fn, e in (("after", sys.executable, "main", env), ("before", args.before_python, "app", env_before)):
+            for label, py, fn, e in (("after", sys.executable, "main", env), ("before", args.before_python, before_fn, env_before)):
                 out = subprocess.run(side_command(py, fn, ["search", "save an order", "-r", "withvec", "--json"]), env=e,
                                      cwd=tmpdir, capture_output=True, text=True).stdout
                 try:
@@ -123,21 +133,22 @@ def main() -> None:
                           + ", ".join(f"{st['name']} {st['ms']:.0f} ms" for st in res.get("steps", [])))
                 except ValueError:
                     print(f"  {label} search on withvec: no JSON answer")
-            print(f"runs per side: {args.runs}, alternating after/before; CPU = user + sys of the process\n")
+            print(f"runs per side: {args.runs}, alternating after/before; CPU = user + sys of the process; "
+                  + ("sources not byte-compiled" if args.cold_bytecode else "both sides byte-compiled") + "\n")
             cases = [("python -c pass (floor)", [sys.executable, "-c", "pass"], [args.before_python, "-c", "pass"]),
                      ("codegraph --help", side_command(sys.executable, "main", ["--help"]),
-                      side_command(args.before_python, "app", ["--help"])),
+                      side_command(args.before_python, before_fn, ["--help"])),
                      ("codegraph callers shop.db.save", side_command(sys.executable, "main", ["callers", "shop.db.save"]),
-                      side_command(args.before_python, "app", ["callers", "shop.db.save"])),
+                      side_command(args.before_python, before_fn, ["callers", "shop.db.save"])),
                      ("codegraph callers ... --json",
                       side_command(sys.executable, "main", ["callers", "shop.db.save", "--json"]),
-                      side_command(args.before_python, "app", ["callers", "shop.db.save", "--json"])),
+                      side_command(args.before_python, before_fn, ["callers", "shop.db.save", "--json"])),
                      ("codegraph search, no vectors",
                       side_command(sys.executable, "main", ["search", "save an order", "-r", "small", "--json"]),
-                      side_command(args.before_python, "app", ["search", "save an order", "-r", "small", "--json"])),
+                      side_command(args.before_python, before_fn, ["search", "save an order", "-r", "small", "--json"])),
                      ("codegraph search, vectors, asked before",
                       side_command(sys.executable, "main", ["search", "save an order", "-r", "withvec", "--json"]),
-                      side_command(args.before_python, "app", ["search", "save an order", "-r", "withvec", "--json"]))]
+                      side_command(args.before_python, before_fn, ["search", "save an order", "-r", "withvec", "--json"]))]
             print(f"{'command':40} {'after cpu ms':>12} {'before cpu ms':>13} {'cpu ratio':>9} "
                   f"{'after wall ms':>13} {'before wall ms':>14} {'wall ratio':>10}")
             for name, after_cmd, before_cmd in cases:

@@ -19,8 +19,7 @@ def register(app: typer.Typer, run: Any) -> None:
     app.add_typer(ws, name="workspace")
 
     def _config(ctx: Any, config: Path | None) -> Any:
-        from codegraph.core.workspace import current_config, load_config_file
-        from codegraph.indexer.registry import config_path
+        from codegraph.core.workspace import config_path, current_config, load_config_file
 
         cfg = load_config_file(config_path(config))
         return cfg if cfg.workspaces else current_config(ctx.settings.state_db)

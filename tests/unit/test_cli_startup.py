@@ -22,7 +22,7 @@ import json, sys
 sys.argv = ["codegraph", *sys.argv[1:]]
 from codegraph.cli import main
 try:
-    main()
+    main(sys.argv[1:])  # in process: main() without arguments would end the process
 except SystemExit:
     pass
 sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
@@ -104,3 +104,34 @@ def test_bad_setting_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     out = subprocess.run([sys.executable, "-m", "codegraph", "stats"], capture_output=True, text=True)
     assert out.returncode == 2
     assert out.stderr.strip().splitlines() == ["error: CODEGRAPH_WORKERS must be a whole number, got 'many'"]
+
+
+_EXIT_PROBE = """
+import atexit, sys
+atexit.register(lambda: sys.stderr.write("atexit handler ran\\n"))
+sys.argv = ["codegraph", *sys.argv[1:]]
+from codegraph.cli import main
+main()
+sys.stderr.write("main returned\\n")
+"""
+
+
+def test_console_entry_ends_the_process_after_flushing_and_atexit(tmp_path: Path) -> None:
+    """main() without arguments (the console script) ends the process itself (no interpreter
+    teardown): the whole answer is written, atexit handlers run, exit codes are kept."""
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "db.py").write_text("def save(row):\n    return row\n\n\ndef place(o):\n    return save(o)\n")
+    subprocess.run([sys.executable, "-m", "codegraph", "index", str(tmp_path / "shop"), "--no-embed", "--json"],
+                   check=True, capture_output=True)
+    ok = subprocess.run([sys.executable, "-c", _EXIT_PROBE, "callers", "db.save", "--json"], capture_output=True,
+                        text=True)
+    assert ok.returncode == 0, ok.stderr
+    assert [c["node"]["qualified_name"] for c in json.loads(ok.stdout)["callers"]] == ["db.place"]
+    assert ok.stderr.splitlines() == ["atexit handler ran"]  # and main() did not return
+    bad = subprocess.run([sys.executable, "-c", _EXIT_PROBE, "callers", "no.such.symbol"], capture_output=True,
+                         text=True)
+    assert bad.returncode == 2
+    assert bad.stderr.splitlines()[-1] == "atexit handler ran"
+    assert bad.stderr.splitlines()[0].startswith("error: ")
+    usage = subprocess.run([sys.executable, "-c", _EXIT_PROBE, "--no-such-option"], capture_output=True, text=True)
+    assert usage.returncode == 2 and usage.stderr.splitlines()[-1] == "atexit handler ran"
