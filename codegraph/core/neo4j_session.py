@@ -6,6 +6,7 @@ server does not answer or refuses the credentials.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +22,7 @@ from neo4j.exceptions import (
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
 from codegraph.core.errors import StoreUnavailable
-from codegraph.core.neo4j_schema import FILES_PER_TX, SYMBOLS_PER_TX, T, _schema_statements
+from codegraph.core.neo4j_schema import FILES_PER_TX, OBSOLETE_SCHEMA, SYMBOLS_PER_TX, T, _schema_statements
 
 
 def _is_transient(e: BaseException) -> bool:
@@ -120,8 +121,15 @@ class Neo4jSession:
     def ensure_schema(self) -> None:
         def attempt() -> None:
             with self._driver.session(database=self.database) as s:
-                existing = {r["name"] for r in s.run("SHOW INDEXES YIELD name RETURN name")}
-                existing |= {r["name"] for r in s.run("SHOW CONSTRAINTS YIELD name RETURN name")}
+                indexes = {r["name"] for r in s.run("SHOW INDEXES YIELD name RETURN name")}
+                constraints = {r["name"] for r in s.run("SHOW CONSTRAINTS YIELD name RETURN name")}
+                existing = indexes | constraints
+                for kind, name in OBSOLETE_SCHEMA:  # left by an earlier version: each costs every insert
+                    if name in (constraints if kind == "CONSTRAINT" else indexes - constraints):
+                        # Bounded: a drop waits for the writers of that label; if they hold it
+                        # longer, the next open drops it (the index only costs time, not results).
+                        with contextlib.suppress(ClientError, TransientError):
+                            s.run(neo4j.Query(f"DROP {kind} {name} IF EXISTS", timeout=10)).consume()
                 # Schema commands cannot share a transaction with each other: one each.
                 for stmt in _schema_statements():
                     name = stmt.split()[2] if stmt.split()[1] in ("CONSTRAINT", "INDEX") else stmt.split()[3]

@@ -141,3 +141,36 @@ def test_created_edges_store_only_the_properties_they_have(neo: Any) -> None:
         assert [r["p"] for r in declares] == [{"repo": repo, "file": "pkg/b.py", "line": 1}]
     finally:
         neo.delete_repo(repo)
+
+
+def test_ensure_schema_drops_what_an_earlier_version_created_and_keeps_the_rest(
+        neo: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Indexes and constraints named in OBSOLETE_SCHEMA are dropped when a store opens (each
+    one costs every insert); every index and constraint of the current schema stays. Probes
+    on a label no data uses stand in for the real obsolete names on the shared server."""
+    from codegraph.core import neo4j_session
+    from codegraph.core.neo4j_schema import _schema_statements
+
+    tag = uuid.uuid4().hex[:8]
+    idx, con = f"ct_obsolete_index_{tag}", f"ct_obsolete_constraint_{tag}"
+    monkeypatch.setattr(neo4j_session, "OBSOLETE_SCHEMA", (("INDEX", idx), ("CONSTRAINT", con)))
+
+    def names() -> set[str]:
+        with neo._driver.session(database=neo.database) as s:
+            return ({r["name"] for r in s.run("SHOW INDEXES YIELD name RETURN name")}
+                    | {r["name"] for r in s.run("SHOW CONSTRAINTS YIELD name RETURN name")})
+    with neo._driver.session(database=neo.database) as s:
+        s.run(f"CREATE INDEX {idx} IF NOT EXISTS FOR (n:CtObsoleteProbe) ON (n.a)").consume()
+        s.run(f"CREATE CONSTRAINT {con} IF NOT EXISTS FOR (n:CtObsoleteProbe) REQUIRE n.b IS UNIQUE").consume()
+    try:
+        assert {idx, con} <= names()
+        neo.ensure_schema()
+        after = names()
+        assert not {idx, con} & after
+        current = {st.split()[2] if st.split()[1] in ("CONSTRAINT", "INDEX") else st.split()[3]
+                   for st in _schema_statements()}
+        assert current <= after
+    finally:
+        with neo._driver.session(database=neo.database) as s:
+            s.run(f"DROP INDEX {idx} IF EXISTS").consume()
+            s.run(f"DROP CONSTRAINT {con} IF EXISTS").consume()
