@@ -5,6 +5,7 @@ queries, never modifies a checkout."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,16 @@ def _common_dir(path: Path) -> Path | None:
     return Path(d).resolve() if d else None
 
 
+def _no_repository_around(path: Path) -> bool:
+    """True when git could not find a repository for ``path``: no ``.git`` in it or a
+    parent, none of them a bare repository (``HEAD`` and ``objects/``), and no ``GIT_DIR``
+    pointing elsewhere. Most queries run outside any checkout; this spares them a git process."""
+    if os.environ.get("GIT_DIR"):
+        return False
+    return not any((p / ".git").exists() or ((p / "HEAD").is_file() and (p / "objects").is_dir())
+                   for p in (path, *path.parents))
+
+
 def checkout_drift(repo_path: str | None, graph_commit: str | None, cwd: Path | None = None,
                    max_files: int = 50) -> dict[str, Any] | None:
     """None when ``cwd`` is not a checkout of the repo at ``repo_path``; else
@@ -26,8 +37,7 @@ def checkout_drift(repo_path: str | None, graph_commit: str | None, cwd: Path | 
     if not repo_path:
         return None
     cwd = (cwd or Path.cwd()).resolve()
-    here = _common_dir(cwd)
-    # Most queries run outside any checkout: one git process then, not two.
+    here = None if _no_repository_around(cwd) else _common_dir(cwd)
     there = _common_dir(Path(repo_path)) if here is not None else None
     if here is None or there is None or here != there:
         return None

@@ -16,7 +16,10 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 PR_SET_PDEATHSIG = 1
 WATCH_SECONDS = 1.0
@@ -47,4 +50,6 @@ def die_with_parent(parent: int, use_prctl: bool = True) -> None:
 def worker_pool(n: int) -> ProcessPoolExecutor:
     """A process pool of ``n`` workers tied to this process's life."""
     main = threading.current_thread() is threading.main_thread()
+    from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only when files are extracted in workers
+
     return ProcessPoolExecutor(max_workers=n, initializer=die_with_parent, initargs=(os.getpid(), main))

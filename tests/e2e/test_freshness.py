@@ -46,3 +46,28 @@ def test_drift_lists_files_changed_since_the_indexed_commit(tmp_path: Path) -> N
     # The working checkout was never modified by indexing or by the check.
     assert (repo / "a.py").read_text() == "def f():\n    return 1\n"
     state.close()
+
+
+def test_no_git_process_outside_any_repository(tmp_path: Path, monkeypatch) -> None:
+    """Outside every checkout the drift check answers None without asking git; inside a
+    checkout's subfolder, a bare repository or with GIT_DIR set, git is asked as before."""
+    from codegraph.core import freshness as fr
+
+    asked: list[tuple[str, ...]] = []
+    real = fr._git
+    monkeypatch.setattr(fr, "_git", lambda cwd, *a: asked.append(a) or real(cwd, *a))
+    plain = tmp_path / "plain" / "deep"
+    plain.mkdir(parents=True)
+    assert fr._no_repository_around(plain)
+    assert checkout_drift(str(plain), None, cwd=plain) is None and asked == []
+    repo = tmp_path / "r"
+    (repo / "sub").mkdir(parents=True)
+    git(repo, "init", "-q")
+    bare = tmp_path / "b.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    assert not fr._no_repository_around(repo / "sub") and not fr._no_repository_around(bare)
+    monkeypatch.setenv("GIT_DIR", str(repo / ".git"))
+    assert not fr._no_repository_around(plain)
+    monkeypatch.delenv("GIT_DIR")
+    checkout_drift(str(repo), None, cwd=repo / "sub")
+    assert asked  # inside a checkout git answers
