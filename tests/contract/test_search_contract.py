@@ -343,11 +343,15 @@ def test_vectors_for_thousands_of_chunks_in_one_call(index: SearchIndex, srepo: 
     index.set_vectors({c.chunk_id: v for c, v in zip(cs, vecs, strict=True)})
     assert index.stats(srepo)["with_vectors"] == len(cs)
     assert index.chunks_missing_vectors(srepo) == []
+    pos = {c.chunk_id: i for i, c in enumerate(cs)}
     for probe in (0, 1_234, 2_499):
         got = index.knn(vecs[probe], 3, repo=srepo)
         sims = vecs @ vecs[probe]
-        assert ids(got) == [cs[i].chunk_id for i in np.argsort(-sims)[:3]]
-        assert got[0][1] == pytest.approx(1.0, abs=1e-5)
+        assert ids(got)[0] == cs[probe].chunk_id and got[0][1] == pytest.approx(1.0, abs=1e-5)
+        # Each hit's score is the cosine to the vector stored for that very chunk. The order
+        # of the runners-up is not compared: HNSW (Elasticsearch) is approximate, and among
+        # 2,500 random unit vectors the 2nd and 3rd nearest differ by less than its error.
+        assert [s for _, s in got] == pytest.approx([float(sims[pos[cid]]) for cid in ids(got)], abs=1e-3)
 
 
 def test_missing_vectors_drain_as_vectors_are_set(index: SearchIndex, srepo: str) -> None:
