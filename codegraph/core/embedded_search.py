@@ -265,6 +265,21 @@ class EmbeddedSearchIndex:
         with self._cache_lock:
             self._cache.clear()
 
+    def release_for_fork(self) -> bool:
+        """Before a child process made by ``fork`` writes this file
+        (codegraph.indexer.search_writes): True after closing this thread's connection
+        (it reopens on next use) when no other live thread has one open; False, and
+        nothing closed, otherwise (SQLite: a connection must not cross a fork)."""
+        me = threading.current_thread()
+        with self._conns_lock:
+            if any((th := ref()) is not None and th is not me and th.is_alive() for ref, _ in self._conns):
+                return False
+            for _, c in self._conns:
+                c.close()
+            self._conns.clear()
+        self._local = threading.local()
+        return True
+
     # -- writes -----------------------------------------------------------------------
     def upsert_chunks(self, chunks: list[Chunk]) -> None:
         if not chunks:

@@ -46,6 +46,7 @@ from codegraph.indexer.extract import EXTRACTOR_VERSION, extract_source, failed
 from codegraph.indexer.languages import link_repo
 from codegraph.indexer.records import FileExtraction
 from codegraph.indexer.resolve import Decision
+from codegraph.indexer.search_writes import fork_ok, start_forked, wait_forked
 from codegraph.indexer.state import RepoState, StateCorrupt, StateStore
 from codegraph.indexer.workers import worker_pool
 
@@ -309,9 +310,19 @@ def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | N
     # Search chunks (BM25 now, vectors later in the embedding phase) are written by a helper
     # thread while the graph is loaded and resolved: they depend on neither, and SQLite /
     # the Elasticsearch client release the GIL while they work, so the two overlap.
+    # A full load into the embedded index writes from a forked child instead, off the GIL
+    # (codegraph.indexer.search_writes); the helper thread then only waits for it.
     writer = ThreadPoolExecutor(1, thread_name_prefix="search-writes") if search is not None else None
-    written = (writer.submit(_write_search, search, plan.repo, plan.fresh, plan.chunks, plan.removed, plan.progress)
-               if writer is not None else None)
+    written = None
+    if search is not None and writer is not None:
+        def write(index: SearchIndex, tick: Progress) -> tuple[int, float]:
+            return _write_search(index, plan.repo, plan.fresh, plan.chunks, plan.removed, tick)
+
+        if fork_ok(search, len(plan.chunks), SEARCH_BATCH):
+            child = start_forked(search, write)
+            written = writer.submit(wait_forked, *child, plan.progress)
+        else:
+            written = writer.submit(write, search, plan.progress)
     try:
         return _apply(plan, graph, state, written)
     finally:
