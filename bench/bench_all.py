@@ -5,7 +5,7 @@ Runs the bench scripts one after another (each in its own process, its whole out
 
 | step | script | "before" |
 |---|---|---|
-| startup | bench_startup.py | the script's own: a git worktree of its default base (325fe7d), run in turn |
+| startup | bench_startup.py | the script's own: a git worktree of its default base (3cefff6), byte-compiled, run in turn |
 | index | bench_index_ab.py | the script's own: 325fe7d, run in turn |
 | refresh | bench_refresh_affected.py if present, else bench_refresh.py | the script's own / the same script of ``--base`` |
 | embeddings | bench_embed.py | none: phase vs raw model throughput in the same run (goal >= 0.90) |
@@ -80,14 +80,15 @@ def ratio(a: str, b: str) -> str:
 # -- parsers: each returns the rows of one step -------------------------------------------------------
 def p_startup(out: str, _: str | None, a: argparse.Namespace) -> list[Row]:
     rows = []
+    m0 = re.search(r"^before = (\S+)", out, re.M)  # the script names its before side
+    src = f"bench_startup.py's own: {m0.group(1) if m0 else '3cefff6'} worktree, alternating, byte-compiled"
     for m in re.finditer(rf"^((?:codegraph|python)[^\n]*?)\s{{2,}}{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}(.*)$",
                          out, re.M):
         failed = "non-zero exit" in m.group(8)
         rows.append(Row(f"start-up: {m.group(1).strip()} (CPU ms)", m.group(2), m.group(3), "-" if failed else m.group(4),
-                        "bench_startup.py's own: 325fe7d worktree, alternating" + (" (before failed)" if failed else "")))
+                        src + (" (before failed)" if failed else "")))
         rows.append(Row(f"start-up: {m.group(1).strip()} (wall ms)", m.group(5), m.group(6), "-" if failed else m.group(7),
-                        "bench_startup.py's own: 325fe7d worktree, alternating"
-                        + (f" ({m.group(8).strip()}: not a valid figure)" if failed else "")))
+                        src + (f" ({m.group(8).strip()}: not a valid figure)" if failed else "")))
     return rows
 
 
@@ -256,8 +257,8 @@ def steps(a: argparse.Namespace) -> list[Step]:
     q = a.quick
     refresh = ROOT / "bench" / "bench_refresh_affected.py"
     return [
-        Step("startup", lambda a: ["bench/bench_startup.py", "--runs", "2" if q else "5",
-                                   "--before-python", a.before_python], p_startup),
+        # Its base (3cefff6) runs on this venv: both sides on one interpreter, only the code differs.
+        Step("startup", lambda a: ["bench/bench_startup.py", "--runs", "2" if q else "5"], p_startup),
         Step("index", lambda a: ["bench/bench_index_ab.py", "--runs", "1" if q else "2",
                                  "--before-python", a.before_python], p_index),
         Step("refresh", lambda a: (["bench/bench_refresh_affected.py", "--json", a.refresh_json,

@@ -37,15 +37,27 @@ def checkout_drift(repo_path: str | None, graph_commit: str | None, cwd: Path | 
     if not repo_path:
         return None
     cwd = (cwd or Path.cwd()).resolve()
-    here = None if _no_repository_around(cwd) else _common_dir(cwd)
-    there = _common_dir(Path(repo_path)) if here is not None else None
-    if here is None or there is None or here != there:
+    if _no_repository_around(cwd):
         return None
-    top = _git(cwd, "rev-parse", "--show-toplevel")
-    head = _git(cwd, "rev-parse", "HEAD")
+    # Two rev-parse runs ask what five did (a git process each is most of a query's time).
+    asked = _git(cwd, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel", "HEAD")
+    lines = asked.split("\n") if asked else []
+    if len(lines) == 3:
+        here: Path | None = Path(lines[0]).resolve()
+        top, head = lines[1], lines[2]
+    else:  # no commit yet (HEAD unborn), a bare repository: one question at a time
+        here = _common_dir(cwd)
+        top = _git(cwd, "rev-parse", "--show-toplevel") if here is not None else None
+        head = _git(cwd, "rev-parse", "HEAD") if here is not None else None
+    if here is None:
+        return None
     # The indexed repo may be a folder inside the checkout: only its files count, and
-    # they are reported relative to it, as the graph names them.
-    repo_top = _git(Path(repo_path), "rev-parse", "--show-prefix") or ""
+    # they are reported relative to it, as the graph names them (--show-prefix, "" at the top).
+    there = _git(Path(repo_path), "rev-parse", "--show-prefix", "--path-format=absolute", "--git-common-dir")
+    prefix_and_dir = there.split("\n") if there else []
+    if len(prefix_and_dir) != 2 or Path(prefix_and_dir[1]).resolve() != here:
+        return None
+    repo_top = prefix_and_dir[0]
 
     def mine(paths: list[str]) -> list[str]:
         return [p[len(repo_top):] for p in paths if p.startswith(repo_top)][:max_files]

@@ -70,4 +70,17 @@ def test_no_git_process_outside_any_repository(tmp_path: Path, monkeypatch) -> N
     assert not fr._no_repository_around(plain)
     monkeypatch.delenv("GIT_DIR")
     checkout_drift(str(repo), None, cwd=repo / "sub")
-    assert asked  # inside a checkout git answers
+    assert asked  # inside a checkout git answers (HEAD unborn: one question at a time)
+    # With a commit: two rev-parse runs and a status (the indexed folder may be a sub-folder).
+    git(repo, "config", "user.email", "t@example.com")
+    git(repo, "config", "user.name", "t")
+    (repo / "sub" / "a.py").write_text("x = 1\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "one")
+    head = git(repo, "rev-parse", "HEAD")
+    (repo / "sub" / "a.py").write_text("x = 2\n")
+    asked.clear()
+    drift = checkout_drift(str(repo / "sub"), head, cwd=repo)
+    assert (drift["head"], drift["uncommitted"], drift["changed_since"]) == (head, ["a.py"], [])
+    assert [a[0] for a in asked] == ["rev-parse", "rev-parse", "status"]
+    assert checkout_drift(str(repo), head, cwd=repo / "sub")["uncommitted"] == ["sub/a.py"]
