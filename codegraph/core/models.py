@@ -7,7 +7,6 @@ the same node the same way and batch APIs can be keyed by it.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import asdict, dataclass, field, fields
 from operator import attrgetter
 from typing import Any, TypeVar
@@ -107,9 +106,19 @@ def edge_confidence(e: Edge) -> float:
     return float(c) if isinstance(c, int | float) else NAME_CONFIDENCE.get(e.resolution, 1.0)
 
 
+def _sha1(data: bytes = b"") -> Any:
+    """``hashlib.sha1(data)``. hashlib loads OpenSSL's libcrypto (~2 ms), which queries never
+    need: imported at the first hash, after which this name is hashlib's own sha1."""
+    global _sha1
+    from hashlib import sha1
+
+    _sha1 = sha1
+    return sha1(data)
+
+
 def stable_hash(*parts: str) -> str:
     """16 hex chars of sha1 over the parts; used for content and signature hashes."""
-    h = hashlib.sha1()
+    h = _sha1()
     for p in parts:
         h.update(p.encode("utf-8", "surrogatepass"))
         h.update(b"\x1f")
@@ -119,7 +128,7 @@ def stable_hash(*parts: str) -> str:
 def file_hash(data: bytes) -> str:
     """A file's ``content_hash`` as the indexer stores it: 16 hex chars of sha1 of its bytes
     (the one definition: pipeline, JSONL load and the audit compare files with it)."""
-    return hashlib.sha1(data).hexdigest()[:16]
+    return _sha1(data).hexdigest()[:16]
 
 
 # -- uids: built by the *_uid functions below, read back only by these ----------------------

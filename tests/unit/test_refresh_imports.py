@@ -16,7 +16,7 @@ import json, sys
 sys.argv = ["codegraph", *sys.argv[1:]]
 from codegraph.cli import main
 try:
-    main()
+    main(sys.argv[1:])  # in process: main() without arguments ends the process (cli._exit_fast)
 except SystemExit as e:
     code = e.code
 else:
