@@ -1,7 +1,8 @@
-"""The ASCII fast paths of token counting (``chunks.approx_tokens``) and identifier
-finding (``retrieval.identifiers_in``) give what the Unicode patterns give, on any
-ASCII text: they exist for speed only, so one differing count would change embed texts
-and BM25 rows."""
+"""Fast paths of chunk building, each against what it replaced: they exist for speed
+only, so one differing count or word would change embed texts, BM25 rows or hashes.
+The ASCII paths of token counting (``chunks.approx_tokens``) and identifier finding
+(``retrieval.identifiers_in``) give what the Unicode patterns give on any ASCII text;
+``stable_hash`` encoding its parts at once."""
 
 from __future__ import annotations
 
@@ -43,3 +44,19 @@ def test_ascii_text_counts_and_finds_as_the_unicode_patterns(text: str) -> None:
 def test_non_ascii_text_keeps_the_unicode_patterns(text: str) -> None:
     assert chunks.approx_tokens(text) == unicode_tokens(text)
     assert retrieval.identifiers_in(text) == unicode_identifiers(text)
+
+
+@given(st.lists(st.text(max_size=12), max_size=5))
+@example([])
+@example([""])
+@example(["a\ud800", "\udc00b"])  # lone surrogates either side of the separator
+def test_stable_hash_is_the_sha1_of_each_part_then_a_separator(parts: list[str]) -> None:
+    import hashlib
+
+    from codegraph.core.models import stable_hash
+
+    h = hashlib.sha1()
+    for p in parts:
+        h.update(p.encode("utf-8", "surrogatepass"))
+        h.update(b"\x1f")
+    assert stable_hash(*parts) == h.hexdigest()[:16]
