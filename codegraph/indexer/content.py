@@ -54,8 +54,15 @@ class ContentSummary:
                 "deleted": self.deleted}
 
 
+# Every path kind_of_file gives a kind ends (lower-cased) with one of these: the others are
+# answered without building a PurePosixPath (most of a repository's paths; ~40 us each).
+_KIND_ENDINGS = (".sql", ".md", ".markdown", ".properties", ".yml", ".yaml", ".toml", *sorted(_ENV_FILES))
+
+
 def kind_of_file(path: str) -> str | None:
     """The content kind a repo-relative path feeds, or None."""
+    if not path.lower().endswith(_KIND_ENDINGS):
+        return None
     p = PurePosixPath(path)
     name, suffix = p.name.lower(), p.suffix.lower()
     if suffix == ".sql":
@@ -313,7 +320,8 @@ def index_content(root: Path, repo: str, search: Any, max_file_bytes: int = 1_00
 
     root = root.resolve()
     summary = ContentSummary()
-    paths = repo_paths(root)
+    # Content files first: the globs below then match a few paths, not every file.
+    paths = [p for p in repo_paths(root) if kind_of_file(p) is not None]
     if include:
         inc = pathspec.PathSpec.from_lines("gitwildmatch", include)
         paths = [p for p in paths if inc.match_file(p)]

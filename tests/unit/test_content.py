@@ -3,12 +3,15 @@ which files feed which kind, and unparsable files counted, never fatal."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from codegraph.core.content import check_kinds, content_kind
 from codegraph.core.errors import BadInput
+from codegraph.indexer import content
 from codegraph.indexer.content import (
     ContentSummary,
     config_chunks,
@@ -36,6 +39,38 @@ def test_which_files_feed_which_kind() -> None:
         "conf/logging.yaml": "config", "pyproject.toml": None, "Cargo.toml": None, ".github/workflows/ci.yml": None,
         "docker-compose.yml": None, "data/points.yaml": None, "src/app.py": None, ".env": None,
     }
+
+
+def kind_before(path: str) -> str | None:
+    """kind_of_file as it was before its suffix pre-check (the reference)."""
+    p = PurePosixPath(path)
+    name, suffix = p.name.lower(), p.suffix.lower()
+    if suffix == ".sql":
+        return "schema"
+    if suffix in (".md", ".markdown"):
+        return "docs"
+    if name in content._ENV_FILES or suffix == ".properties":
+        return "config"
+    if name in content._NOT_CONFIG or p.parts[0] in (".github", ".gitlab"):
+        return None
+    if suffix in (".yml", ".yaml", ".toml") and (
+            any(w in p.stem.lower() for w in content._CONFIG_WORDS)
+            or any(d.lower() in content._CONFIG_DIRS for d in p.parts[:-1])):
+        return "config"
+    return None
+
+
+_SEGMENT = st.sampled_from(["a", "Config", "conf", ".github", "settings", ".env.example", ".ENV.sample", "x.SQL",
+                            "README.md", ".md", "a.", "app.YAML", "pyproject.toml", "b.properties", "m.markdown",
+                            "c.py", "bootstrap", "docker-compose.yml", ".toml", "q.yml.bak", "app.toml",
+                            "Settings.TOML", "schema.Sql", "application-dev.yaml"])
+
+
+@given(st.lists(_SEGMENT, min_size=1, max_size=4).map("/".join))
+@example("conf/.yml")
+@example("x/.env.example")
+def test_kind_of_file_is_the_same_with_its_suffix_pre_check(path: str) -> None:
+    assert kind_of_file(path) == kind_before(path)
 
 
 def test_sql_tables_with_columns_and_lines() -> None:
