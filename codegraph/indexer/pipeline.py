@@ -14,7 +14,7 @@ import os
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import nullcontext
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -54,6 +54,7 @@ log = logging.getLogger(__name__)
 SEARCH_BATCH = 2000  # chunks per upsert_chunks call (one progress tick each)
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 LOAD_BATCH = 200
+STREAM_LOAD = True  # a repo new to the graph loads during extraction (_StreamLoad); tests compare both ways
 
 
 @dataclass(slots=True)
@@ -242,27 +243,43 @@ def _index_repo(
     # GC is off (index_repo): unpickling records from the pool is otherwise mostly GC time.
     jobs = [(repo, f.path, f.language, str(f.abs_path), search is not None) for f in changed]
     n = workers or os.cpu_count() or 1
-    if n > 1 and len(jobs) >= 32:
-        with worker_pool(n) as pool:
-            results = pool.map(_extract_job, jobs, chunksize=8)
-            for i, (fx, ch) in enumerate(results, 1):
+    pooled = n > 1 and len(jobs) >= 32
+    with ExitStack() as run:
+        started = loader = None
+        if pooled and STREAM_LOAD and not known and not in_graph:
+            # A repo new to the graph: its files are loaded while the pool extracts the
+            # rest (the main process only waits there). The graph holds nothing of the repo
+            # to diff against, so loading in batches is one whole import (docs/DESIGN.md#import).
+            run.enter_context(run_transaction(graph))
+            started = _begin_run(graph, s, root, repo, True)
+            loader = _StreamLoad(graph, repo, assign_routes(set(current), pages), tick, len(jobs))
+        if pooled:
+            with worker_pool(n) as pool:
+                results = pool.map(_extract_job, jobs, chunksize=8)
+                for i, (fx, ch) in enumerate(results, 1):
+                    fresh[fx.file.path] = fx
+                    chunks.extend(ch)
+                    if loader is not None:
+                        loader.add(fx)
+                    tick("extract", i, len(jobs))
+        else:
+            for i, j in enumerate(jobs, 1):
+                fx, ch = _extract_job(j)
                 fresh[fx.file.path] = fx
                 chunks.extend(ch)
                 tick("extract", i, len(jobs))
-    else:
-        for i, j in enumerate(jobs, 1):
-            fx, ch = _extract_job(j)
-            fresh[fx.file.path] = fx
-            chunks.extend(ch)
-            tick("extract", i, len(jobs))
-    s.timings["extract"] = time.perf_counter() - t
-    for path, route in (pages or {}).items():  # explicit page mapping from the project config
-        if path in fresh:
-            fresh[path].file.route = route
-    plan = LoadPlan(s, root, repo, fresh, chunks, removed, set(current), known, fingerprint, t0,
-                    decisions=decisions, rebuild=rebuild, progress=tick, pages=pages, full_resolve=full_resolve,
-                    languages=frozenset(f.language for f in disc.files), stats=stats)
-    with run_transaction(graph):  # embedded: readers see the last complete run until it commits
+        if loader is not None:
+            loader.flush()
+            s.timings["load during extract"] = loader.seconds
+        s.timings["extract"] = time.perf_counter() - t
+        for path, route in (pages or {}).items():  # explicit page mapping from the project config
+            if path in fresh:
+                fresh[path].file.route = route
+        plan = LoadPlan(s, root, repo, fresh, chunks, removed, set(current), known, fingerprint, t0,
+                        decisions=decisions, rebuild=rebuild, progress=tick, pages=pages, full_resolve=full_resolve,
+                        languages=frozenset(f.language for f in disc.files), stats=stats, started=started)
+        if started is None:
+            run.enter_context(run_transaction(graph))  # embedded: readers see the last complete run until it commits
         s = apply_extractions(plan, graph, search, state)
     if search is not None and hasattr(search, "for_kind"):
         # Schema, config and docs chunks, each kind in its own index (indexer/content.py).
@@ -301,6 +318,63 @@ class LoadPlan:
     languages: frozenset[str] | None = None  # of every file after the run; None: not known (all references read)
     # path -> (size, mtime_ns, ctime_ns, inode, seen_ns) of the files this run read (StateStore.trusted_stats)
     stats: dict[str, tuple[int, int, int, int, int]] = field(default_factory=dict)
+    # The run began before extraction and loaded the fresh files already (_StreamLoad):
+    # what ``_begin_run`` returned then.
+    started: _Started | None = None
+
+
+@dataclass(slots=True)
+class _Started:
+    """A run's start in the graph (``_begin_run``): the Repo node before the run, the
+    record it gets when the run completes, and the run's clock time."""
+
+    repo_node: Any
+    rec: RepoRecord
+    now: str
+
+
+def _begin_run(graph: GraphStore, s: IndexSummary, root: Path, repo: str, graph_changed: bool) -> _Started:
+    """Write the Repo node of a starting run: until the last write of the run it says
+    "running" and keeps the commit and import time of the last complete run
+    (docs/hardening.md, "Completeness")."""
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    s.commit = s.commit or git_head(root)
+    repo_node = graph.get_nodes([RepoRecord(repo, "").uid]).get(RepoRecord(repo, "").uid)
+    rec = RepoRecord(
+        name=repo, path=str(root), last_commit_sha=s.commit,
+        last_imported_at=now if graph_changed or repo_node is None else repo_node.props.get("last_imported_at"),
+        last_checked_at=now, extractor_version=EXTRACTOR_VERSION, unsupported=dict(s.unsupported),
+        skipped=dict(s.skipped))
+    graph.upsert_repo(running_record(rec, repo_node, now) if graph_changed or repo_node is None else rec)
+    return _Started(repo_node, rec, now)
+
+
+class _StreamLoad:
+    """Imports extracted files into the graph in batches of LOAD_BATCH as the pool returns
+    them, page routes set first as ``_apply`` sets them; ``seconds`` spent importing."""
+
+    def __init__(self, graph: GraphStore, repo: str, routes: dict[str, tuple[str, str]], tick: Progress,
+                 total: int) -> None:
+        self.graph, self.repo, self.routes, self.tick, self.total = graph, repo, routes, tick, total
+        self.batch: list[FileImport] = []
+        self.done = 0
+        self.seconds = 0.0
+
+    def add(self, fx: FileExtraction) -> None:
+        fx.file.route, fx.file.app = self.routes.get(fx.file.path, (None, None))
+        self.batch.append(FileImport(fx.file, fx.symbols))
+        if len(self.batch) >= LOAD_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.batch:
+            return
+        t = time.perf_counter()
+        self.graph.import_files(self.repo, self.batch)
+        self.done += len(self.batch)
+        self.batch = []
+        self.seconds += time.perf_counter() - t
+        self.tick("load", self.done, self.total)
 
 
 def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | None, state: StateStore) -> IndexSummary:
@@ -358,21 +432,12 @@ def _apply(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future
     s, root, repo, fresh = plan.summary, plan.root, plan.repo, plan.fresh
     removed, current, known, decisions = plan.removed, plan.current, plan.known, plan.decisions
     rebuild, fingerprint, tick, t0, pages = plan.rebuild, plan.fingerprint, plan.progress, plan.t0, plan.pages
-    now = datetime.now(UTC).isoformat(timespec="seconds")
-    s.commit = s.commit or git_head(root)
     graph_changed = bool(fresh or removed)
 
     # Load: file-scoped diff per changed file, removal of vanished files.
     t = time.perf_counter()
-    repo_node = graph.get_nodes([RepoRecord(repo, "").uid]).get(RepoRecord(repo, "").uid)
-    rec = RepoRecord(
-        name=repo, path=str(root), last_commit_sha=s.commit,
-        last_imported_at=now if graph_changed or repo_node is None else repo_node.props.get("last_imported_at"),
-        last_checked_at=now, extractor_version=EXTRACTOR_VERSION, unsupported=dict(s.unsupported),
-        skipped=dict(s.skipped))
-    # Completeness: until the last write below the Repo node says "running" and keeps the
-    # commit and import time of the last complete run (docs/hardening.md, "Completeness").
-    graph.upsert_repo(running_record(rec, repo_node, now) if graph_changed or repo_node is None else rec)
+    started = plan.started or _begin_run(graph, s, root, repo, graph_changed)
+    repo_node, rec, now = started.repo_node, started.rec, started.now
     routes = assign_routes(current, pages)  # page routes by file-system conventions + explicit mapping
     for p, fx in fresh.items():
         fx.file.route, fx.file.app = routes.get(p, (None, None))
@@ -383,8 +448,9 @@ def _apply(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future
         if fresh and known else {}
     # One whole import (every changed file, the store batches it), and only then the removed
     # files: a symbol that moved out of a deleted file is already declared elsewhere.
-    graph.import_files(repo, [FileImport(fx.file, fx.symbols) for fx in fresh.values()],
-                       progress=lambda done, total: tick("load", done, total))
+    if plan.started is None:  # else _StreamLoad imported them during extraction
+        graph.import_files(repo, [FileImport(fx.file, fx.symbols) for fx in fresh.values()],
+                           progress=lambda done, total: tick("load", done, total))
     if removed:
         graph.remove_files(repo, removed)
     moved_targets = {sym.uid for fx in fresh.values() for sym in fx.symbols
