@@ -23,6 +23,7 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import neo4j
@@ -47,45 +48,59 @@ def owners(files: Sequence[FileImport]) -> dict[str, int]:
     return out
 
 
-def create_batch(tx: neo4j.Transaction, repo: str, batch: Sequence[tuple[int, FileImport]],
-                 owner: dict[str, int], flat: Callable[[Any], dict[str, Any]],
-                 rows_per_query: int) -> list[tuple[str, str, int]]:
-    """CREATE the File nodes of ``batch`` ((index in the import, file)) with IN_REPO, and
-    the symbols this batch owns (``owner``) with their DECLARES. Returns the DECLARES of
-    the other occurrences as (file uid, symbol uid, line), for ``create_declares`` once
-    every batch is written."""
-    files = [fi.file.to_node() for _, fi in batch]
-    for i in range(0, len(files), rows_per_query):
-        part = files[i:i + rows_per_query]
+@dataclass(frozen=True)
+class Batch:
+    """The parameters of one first-load transaction, built on the client (``prepare_batch``)
+    so that the next batch can be built while the server writes this one."""
+
+    files: list[tuple[list[dict[str, Any]], list[str]]]  # per query: File props, their paths
+    symbols: list[list[dict[str, Any]]]  # per query: {uid, path, p: [Symbol props], line: [...]} per file
+    later: list[tuple[str, str, int]]  # DECLARES of the other occurrences: (file uid, symbol uid, line)
+
+
+def prepare_batch(batch: Sequence[tuple[int, FileImport]], owner: dict[str, int],
+                  flat: Callable[[Any], dict[str, Any]], rows_per_query: int) -> Batch:
+    """The queries' parameters for ``batch`` ((index in the import, file)): its File nodes,
+    the symbols this batch owns (``owner``; the last occurrence of a uid keeps its props) and
+    the DECLARES of the other occurrences, for ``create_declares`` once every batch is written."""
+    nodes = [fi.file.to_node() for _, fi in batch]
+    files = [([flat(n) for n in nodes[i:i + rows_per_query]], [n.props["path"] for n in nodes[i:i + rows_per_query]])
+             for i in range(0, len(nodes), rows_per_query)]
+    later: list[tuple[str, str, int]] = []
+    symbols: list[list[dict[str, Any]]] = []
+    group: list[dict[str, Any]] = []
+    size = 0
+    for idx, fi in batch:
+        chosen = {s.uid: s for s in fi.symbols if owner[s.uid] == idx}  # the last occurrence wins
+        later += [(fi.file.uid, s.uid, s.line) for s in fi.symbols if chosen.get(s.uid) is not s]
+        if not chosen:
+            continue
+        syms = list(chosen.values())
+        group.append({"uid": fi.file.uid, "path": fi.file.path, "p": [flat(s.to_node()) for s in syms],
+                      "line": [s.line for s in syms]})
+        size += len(syms)
+        if size >= rows_per_query:
+            symbols.append(group)
+            group, size = [], 0
+    if group:
+        symbols.append(group)
+    return Batch(files, symbols, later)
+
+
+def create_batch(tx: neo4j.Transaction, repo: str, batch: Batch) -> None:
+    """CREATE the File nodes of ``batch`` with IN_REPO, and its symbols with their DECLARES
+    (the symbols of a file as one list under its uid: one file look-up for all of them)."""
+    for props, paths in batch.files:
         tx.run(f"OPTIONAL MATCH (r:{ENTITY} {{uid: $repo_uid}}) "
                f"UNWIND range(0, size($p) - 1) AS i CREATE (n:{ENTITY}:{FILE}) SET n = $p[i] "
                f"FOREACH (_ IN CASE WHEN r IS NULL THEN [] ELSE [1] END | "
                f"CREATE (n)-[:{IN_REPO} {{repo: $repo, file: $path[i], line: 0}}]->(r))",
-               repo=repo, repo_uid=repo_uid(repo), p=[flat(n) for n in part],
-               path=[n.props["path"] for n in part]).consume()
-    later: list[tuple[str, str, int]] = []
-    per_file: list[tuple[str, str, list[Any]]] = []
-    for idx, fi in batch:
-        chosen = {s.uid: s for s in fi.symbols if owner[s.uid] == idx}  # the last occurrence wins
-        later += [(fi.file.uid, s.uid, s.line) for s in fi.symbols if chosen.get(s.uid) is not s]
-        if chosen:
-            per_file.append((fi.file.uid, fi.file.path, list(chosen.values())))
-    # Symbols of a file as one list under its uid: one file look-up for all of them.
+               repo=repo, repo_uid=repo_uid(repo), p=props, path=paths).consume()
     q = (f"UNWIND $files AS f MATCH (a:{ENTITY} {{uid: f.uid}}) "
          f"UNWIND range(0, size(f.p) - 1) AS i CREATE (a)-[:{DECLARES} {{repo: $repo, file: f.path, line: f.line[i]}}]->"
          f"(n:{ENTITY}:{SYMBOL}) SET n = f.p[i]")
-    group: list[dict[str, Any]] = []
-    size = 0
-    for fuid, path, syms in per_file:
-        group.append({"uid": fuid, "path": path, "p": [flat(s.to_node()) for s in syms],
-                      "line": [s.line for s in syms]})
-        size += len(syms)
-        if size >= rows_per_query:
-            tx.run(q, files=group, repo=repo).consume()
-            group, size = [], 0
-    if group:
+    for group in batch.symbols:
         tx.run(q, files=group, repo=repo).consume()
-    return later
 
 
 def create_declares(tx: neo4j.Transaction, repo: str, rows: list[tuple[str, str, int]], paths: dict[str, str],

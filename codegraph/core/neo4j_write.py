@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import neo4j
@@ -110,27 +111,24 @@ class Neo4jWrites(Neo4jSession):
         new = bool(items) and not any(existing.values()) and neo4j_load.repo_is_new(self._read, repo)
         owner = neo4j_load.owners(items) if new else {}
         later: list[tuple[str, str, int]] = []
-
-        def write(b: list[tuple[int, FileImport]]) -> None:
-            if new:
-                later.extend(self._write(lambda tx: neo4j_load.create_batch(tx, repo, b, owner, _flat, ROWS_PER_QUERY)))
-            else:
-                self._write(lambda tx: self._import_batch(tx, repo, [fi for _, fi in b]))
-        batch: list[tuple[int, FileImport]] = []
-        size = done = 0
+        batches: list[list[tuple[int, FileImport]]] = [[]]
+        size = 0
         for i, fi in enumerate(items):
-            if batch and (len(batch) >= self.files_per_tx or size + len(fi.symbols) > self.symbols_per_tx):
-                write(batch)
-                done += len(batch)
+            if batches[-1] and (len(batches[-1]) >= self.files_per_tx or size + len(fi.symbols) > self.symbols_per_tx):
+                batches.append([])
+                size = 0
+            batches[-1].append((i, fi))
+            size += len(fi.symbols)
+        batches = [b for b in batches if b]
+        if new:
+            later = self._create_batches(repo, batches, owner, progress, len(items))
+        else:
+            done = 0
+            for b in batches:
+                self._write(lambda tx, b=b: self._import_batch(tx, repo, [fi for _, fi in b]))
+                done += len(b)
                 if progress:
                     progress(done, len(items))
-                batch, size = [], 0
-            batch.append((i, fi))
-            size += len(fi.symbols)
-        if batch:
-            write(batch)
-            if progress:
-                progress(len(items), len(items))
         if later:  # DECLARES of a symbol uid from the files that did not keep its props
             paths = {fi.file.uid: fi.file.path for fi in items}
             self._write(lambda tx: neo4j_load.create_declares(tx, repo, later, paths, ROWS_PER_QUERY))
@@ -141,6 +139,28 @@ class Neo4jWrites(Neo4jSession):
             self._write(lambda tx: self._detach_delete(tx, gone))
         return {p: FileDiff(added=len(wanted[p] - existing[p]), updated=len(wanted[p] & existing[p]),
                             removed=len(existing[p] - declared)) for p in by_path}
+
+    def _create_batches(self, repo: str, batches: list[list[tuple[int, FileImport]]], owner: dict[str, int],
+                        progress: Callable[[int, int], None] | None, total: int) -> list[tuple[str, str, int]]:
+        """First load: one CREATE transaction per batch (codegraph.core.neo4j_load). The next
+        batch's parameters are built on a helper thread while the server writes and commits
+        this one (the main thread only waits on the socket then). Returns the DECLARES left
+        for ``create_declares``."""
+        later: list[tuple[str, str, int]] = []
+        done = 0
+        with ThreadPoolExecutor(1) as prep:
+            def prepared(k: int) -> Future[neo4j_load.Batch]:
+                return prep.submit(neo4j_load.prepare_batch, batches[k], owner, _flat, ROWS_PER_QUERY)
+            upcoming = prepared(0) if batches else None
+            for k, b in enumerate(batches):
+                this = upcoming.result() if upcoming else neo4j_load.prepare_batch(b, owner, _flat, ROWS_PER_QUERY)
+                upcoming = prepared(k + 1) if k + 1 < len(batches) else None
+                self._write(lambda tx, this=this: neo4j_load.create_batch(tx, repo, this))
+                later.extend(this.later)
+                done += len(b)
+                if progress:
+                    progress(done, total)
+        return later
 
     def _import_batch(self, tx: neo4j.Transaction, repo: str, batch: list[FileImport]) -> None:
         paths = [fi.file.path for fi in batch]
