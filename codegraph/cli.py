@@ -545,8 +545,8 @@ def main(argv: list[str] | None = None) -> Any:
 
 
 def _exit_fast(code: Any) -> None:
-    """End the process once a command is done: flush stdout/stderr, run the atexit handlers
-    (logging, multiprocessing and tempfile clean-up run as usual), then ``os._exit`` instead
+    """End the process once a command is done: run the atexit handlers (logging,
+    multiprocessing and tempfile clean-up run as usual), flush stdout/stderr, then ``os._exit`` instead
     of the interpreter's teardown. The teardown only frees memory the OS takes back anyway,
     object by object: after a refresh of the standard library that was ~0.2 s of CPU, more
     than the query of a ``callers`` run. A non-daemon thread still running (a server's)
@@ -564,13 +564,13 @@ def _exit_fast(code: Any) -> None:
         with contextlib.suppress(Exception):
             sys.stderr.write(f"{code}\n")
         code = 1
+    atexit._run_exitfuncs()  # CPython's own exit runs exactly these, then flushes stdio
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError):  # a closed pipe (`codegraph ... | head`)
             if stream is sys.stdout and code == 0:
                 code = 120  # what the interpreter's own exit gives when stdout cannot be flushed
-    atexit._run_exitfuncs()  # CPython's own exit runs exactly these
     os._exit(code)
 
 
