@@ -132,7 +132,7 @@ def p_refresh(out: str, before: str | None, a: argparse.Namespace) -> list[Row]:
         for k, v in data.items() if isinstance(data, dict) else []:
             if isinstance(v, dict) and isinstance(v.get("after"), int | float):
                 aft, bef = f"{v['after']:,.0f}", f"{v.get('before', 0):,.0f}"
-                unit = "" if k == "resolved_files" else " (ms)"
+                unit = "" if k in ("resolved_files", "hashed_files") else " (ms)"
                 label = data.get("before_label") or "whole-repo re-resolution"
                 rows.append(Row(f"refresh one-file edit, stdlib, {k.replace('_', ' ')}{unit}", aft, bef, ratio(aft, bef),
                                 f"bench_refresh_affected.py's own: {label}, alternating"))

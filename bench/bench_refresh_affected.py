@@ -23,7 +23,7 @@ the in-process runs, how many files were resolved, and the load average beside t
     .venv/bin/python bench/bench_refresh_affected.py [--runs 5] [--base main] [--json out.json]
 
 ``--json`` writes {"load_average", "files", "before_label", "in_process", "cli",
-"in_process_cpu", "cli_cpu" (each {"before", "after"}: median ms), "resolved_files",
+"in_process_cpu", "cli_cpu" (each {"before", "after"}: median ms), "resolved_files", "hashed_files",
 "phases_ms", "full_resolution_cpu_s"}.
 """
 
@@ -149,6 +149,7 @@ def main() -> None:
         cli_cpu: dict[str, list[float]] = {"before": [], "after": []}
         phases: dict[str, dict[str, list[float]]] = {"before": {}, "after": {}}
         resolved: dict[str, int] = {}
+        hashed: dict[str, int] = {}
         for i in range(args.runs):
             order = sides if i % 2 == 0 else sides[::-1]
             for side in order:
@@ -157,6 +158,7 @@ def main() -> None:
                 inproc[side.label].append(r["wall_ms"])
                 inproc_cpu[side.label].append(r["cpu_ms"])
                 resolved[side.label] = r["resolved_files"]
+                hashed[side.label] = r.get("hashed", r["files"])
                 for k, v in r["phases_ms"].items():
                     phases[side.label].setdefault(k, []).append(v)
             for side in order:
@@ -193,7 +195,8 @@ def main() -> None:
           f"{mcpu['after']:.0f} | {med['after'] / med['before']:.2f}, {mcpu['after'] / mcpu['before']:.2f} |")
     print(f"| CLI (`codegraph index --no-embed`) | {cmed['before']:.0f} / {ccpu['before']:.0f} | {cmed['after']:.0f} / "
           f"{ccpu['after']:.0f} | {cmed['after'] / cmed['before']:.2f}, {ccpu['after'] / ccpu['before']:.2f} |")
-    print(f"\nfiles resolved: before {resolved.get('before')}, after {resolved.get('after')} (of {files})\n")
+    print(f"\nfiles resolved: before {resolved.get('before')}, after {resolved.get('after')} (of {files}); "
+          f"files read to hash them: before {hashed.get('before')}, after {hashed.get('after')}\n")
     keys = [k for k in phases["after"] if k != "total"]
     print("| phase (in process, median ms) | before | after |")
     print("| --- | ---: | ---: |")
@@ -208,6 +211,7 @@ def main() -> None:
             "load_average": load(), "files": files, "before_label": label,
             "full_resolution_cpu_s": {"plain": rp, "recording": rr},
             "in_process": med, "cli": cmed, "in_process_cpu": mcpu, "cli_cpu": ccpu, "resolved_files": resolved,
+            "hashed_files": hashed,
             "phases_ms": {side: {k: statistics.median(v) for k, v in ph.items()} for side, ph in phases.items()},
         }, indent=2))
 

@@ -7,7 +7,7 @@ Reads one JSON command per line on stdin, answers one JSON line on stdout:
 - ``{"cmd": "index"}``: full index of ``SRC`` -> files, symbols, edges, seconds;
 - ``{"cmd": "refresh", "full": bool}``: ``index_repo`` after an edit made by the parent
   -> ``wall_ms`` / ``cpu_ms`` (perf_counter / process_time around the call), resolved
-  files, phase timings (ms);
+  files, files read to hash them, phase timings (ms);
 - ``{"cmd": "recording", "runs": n}``: CPU s of a full resolution with the plain
   ``SymbolTable`` and with the ``TracingTable`` (medians, alternating);
 - ``{"cmd": "quit"}``.
@@ -46,6 +46,7 @@ def main() -> None:
             s = index_repo(src, repo, graph, search, state, exclude=exclude, workers=1, full_resolve=cmd["full"])
             out = {"wall_ms": (time.perf_counter() - t) * 1000, "cpu_ms": (time.process_time() - c) * 1000,
                    "resolved_files": s.resolved_files, "files": s.files,
+                   "hashed": getattr(s, "hashed", s.files),  # files read to hash them (all, before the stat skip)
                    "phases_ms": {k: v * 1000 for k, v in s.timings.items()}}
         elif cmd["cmd"] == "recording":
             from codegraph.indexer.affected import TracingTable
