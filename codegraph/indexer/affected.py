@@ -92,6 +92,12 @@ class _TDefault(defaultdict):  # type: ignore[type-arg]
             r.add((self._tag, k))
         return defaultdict.__getitem__(self, k)
 
+    def __missing__(self, k: Any) -> Any:
+        # A look-up inserted an entry (empty unless an append follows): TracingTable.patch
+        # drops the ones left empty, as a build has none.
+        self._t._missed.add((self._tag, k))
+        return defaultdict.__missing__(self, k)
+
 
 class _TExports(dict):  # type: ignore[type-arg]
     """One file's export map: a look-up records (``exports``, (path, name)), so a change
@@ -132,6 +138,7 @@ class TracingTable(SymbolTable):
         self.pos: tuple[int, str] = (1, "")
         self.deps: dict[str, set[tuple[str, Any]]] = defaultdict(set)
         self._memo_deps: dict[tuple[str, str], set[tuple[str, Any]]] = {}
+        self._missed: set[tuple[str, Any]] = set()  # (structure, key) a look-up inserted (_TDefault.__missing__)
         for tag, val in _traced_attrs(self).items():
             if isinstance(val, defaultdict):
                 new: Any = _TDefault(val.default_factory, val)
@@ -155,7 +162,7 @@ class TracingTable(SymbolTable):
         derived state (bases, memos, recorded keys) is cleared: ``link_bases`` runs again."""
         paths = {fx.file.path for fx in [*old, *new]}
         before, after = SymbolTable(self.repo, old), SymbolTable(self.repo, new)
-        for tag in ("by_qn", "by_name", "members", "by_file_qn", "param_calls", "dirs"):
+        for tag in _LISTS:
             mine, b, a = getattr(self, tag), getattr(before, tag), getattr(after, tag)
             for k in b.keys() | a.keys():
                 if tag == "dirs":
@@ -178,10 +185,12 @@ class TracingTable(SymbolTable):
             inner = _TExports(exp)
             inner._path, inner._t = path, self
             dict.__setitem__(self.exports, path, inner)
-        for tag in ("by_qn", "by_name", "members", "by_file_qn", "param_calls", "dirs"):
-            d = getattr(self, tag)  # a miss on a defaultdict inserted an empty list: a build has none
-            for k in [k for k, v in dict.items(d) if not v]:
-                dict.pop(d, k)
+        for tag, k in self._missed:  # a look-up's miss inserted an empty list: a build has none
+            if tag in _LISTS:
+                d = getattr(self, tag)
+                if not dict.get(d, k, True):
+                    dict.pop(d, k)
+        self._missed.clear()
         dict.clear(self.bases)
         set.clear(self.external_bases)
         self._export_memo.clear()
@@ -336,6 +345,8 @@ def partial_load_ok(languages: frozenset[str] | None) -> bool:
 # that changed instead of building it over every symbol again.
 _TABLES: dict[tuple[str, str], tuple[TracingTable, dict[str, FileExtraction]]] = {}
 _PATCH_AT_MOST = 0.05  # of the repo's files changed; more, and a build is as cheap
+# The structures of lists TracingTable.patch rebuilds per key (and drops when left empty).
+_LISTS = ("by_qn", "by_name", "members", "by_file_qn", "param_calls", "dirs")
 # The structures TracingTable.patch knows; a table with others is built again.
 _PATCHED = frozenset({"by_qn", "by_name", "members", "by_file_qn", "files", "family", "dirs", "exports",
                       "file_module", "bases", "external_bases", "param_calls"})
