@@ -183,8 +183,8 @@ def chunks_for_file(fx: FileExtraction, source: str) -> list[Chunk]:
             continue
         start = max(1, sym.line)
         end = min(n_lines, max(sym.end_line, start))
-        for i in range(start, end + 1):
-            covered[i] = 1
+        if end >= start:
+            covered[start:end + 1] = b"\x01" * (end - start + 1)
         lines = src_lines[start - 1:end]
         full = "\n".join(lines)
         kind = _kind_of(sym)
@@ -223,17 +223,18 @@ def _sections(src_lines: list[str], covered: bytearray) -> list[tuple[int, int, 
     groups spanning at most SECTION_LINES lines of the file (a group skips the symbols
     between its runs), blank edges trimmed, and pieces with no letter or digit (closing
     braces, blank gaps between functions) left out."""
-    runs: list[list[int]] = []
-    cur: list[int] = []
-    for ln in range(1, len(src_lines) + 1):
-        if covered[ln]:
-            if cur:
-                runs.append(cur)
-                cur = []
-            continue
-        cur.append(ln)
-    if cur:
-        runs.append(cur)
+    runs: list[list[int]] = []  # maximal runs of uncovered lines, found by bytearray.find
+    n = len(src_lines)
+    ln = 1
+    while ln <= n:
+        first = covered.find(0, ln, n + 1)
+        if first < 0:
+            break
+        after = covered.find(1, first, n + 1)
+        if after < 0:
+            after = n + 1
+        runs.append(list(range(first, after)))
+        ln = after
 
     def trimmed(run: list[int]) -> list[int]:
         while run and not src_lines[run[0] - 1].strip():
