@@ -142,3 +142,21 @@ def test_the_pipeline_forks_for_a_full_load_and_stores_the_same(tmp_path: Path, 
     index(tmp_path / "thread")
     assert forks == [1]
     assert _rows(tmp_path / "forked" / "search.db") == _rows(tmp_path / "thread" / "search.db")
+
+
+def test_output_pending_at_the_fork_is_written_once(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = f"""
+import sys
+from pathlib import Path
+from codegraph.core.embedded_search import EmbeddedSearchIndex
+from codegraph.indexer import search_writes
+ix = EmbeddedSearchIndex(Path({str(tmp_path / 's.db')!r}))
+print("pending line")  # block-buffered: stdout is a pipe
+proc, recv = search_writes.start_forked(ix, lambda index, tick: (0, 0.0))
+print(search_writes.wait_forked(proc, recv, lambda *a: None))
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["pending line", "(0, 0.0)"]
