@@ -316,17 +316,17 @@ def index_content(root: Path, repo: str, search: Any, max_file_bytes: int = 1_00
                   include: Any = None, exclude: Any = None) -> ContentSummary:
     """Rebuild the schema/config/docs chunks of ``repo`` in their kind indexes
     (``search.for_kind``). ``include``/``exclude``: gitignore-style globs as for code."""
-    import pathspec
+    from codegraph.indexer.discover import gitignore_spec
 
     root = root.resolve()
     summary = ContentSummary()
     # Content files first: the globs below then match a few paths, not every file.
     paths = [p for p in repo_paths(root) if kind_of_file(p) is not None]
     if include:
-        inc = pathspec.PathSpec.from_lines("gitwildmatch", include)
+        inc = gitignore_spec(include)
         paths = [p for p in paths if inc.match_file(p)]
     if exclude:
-        exc = pathspec.PathSpec.from_lines("gitwildmatch", exclude)
+        exc = gitignore_spec(exclude)
         paths = [p for p in paths if not exc.match_file(p)]
     by_kind = content_chunks(root, repo, paths, max_file_bytes, summary)
     for kind, chunks in by_kind.items():

@@ -1,7 +1,7 @@
 """File discovery: which files of a tree get indexed, and why the others do not.
 
 Inside a git work tree: tracked plus untracked-not-ignored files (``git ls-files``).
-Elsewhere: a walk honouring every ``.gitignore`` on the way (pathspec, gitwildmatch).
+Elsewhere: a walk honouring every ``.gitignore`` on the way (pathspec's gitignore patterns).
 Vendored and build folders, binaries, oversized files and symlinks leaving the tree are
 skipped with a counted reason; files of unsupported languages are counted by extension,
 never silently dropped. Nothing in the tree is ever modified.
@@ -15,10 +15,12 @@ import re
 import stat
 import subprocess
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 import pathspec
+from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
 from codegraph.core.git import ignored_by_enclosing_repo
 from codegraph.indexer.languages import language_for
@@ -29,6 +31,13 @@ SKIP_DIRS = frozenset({
     "out", ".next", ".nuxt", ".svelte-kit", ".gradle", ".idea", ".codegraph", ".services", "site-packages",
 })
 SNIFF_BYTES = 8192
+
+
+def gitignore_spec(lines: Iterable[str]) -> pathspec.PathSpec:
+    """A PathSpec of gitignore-style ``lines`` (``.gitignore`` files, --include/--exclude).
+    GitIgnoreSpecPattern is what pathspec's deprecated "gitwildmatch" name stands for; the
+    name warned once per pattern (pathspec >= 1.0)."""
+    return pathspec.PathSpec.from_lines(GitIgnoreSpecPattern, lines)
 
 
 FileStat = tuple[int, int, int, int]  # (size, mtime_ns, ctime_ns, inode) of os.stat: what says a file is unchanged
@@ -104,7 +113,7 @@ def _walk(root: Path, skipped: Counter[str]) -> list[str]:
         if gi.is_file():
             try:
                 lines = gi.read_text(encoding="utf-8", errors="replace").splitlines()
-                specs.append((rel_dir, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+                specs.append((rel_dir, gitignore_spec(lines)))
             except OSError:
                 pass
 
@@ -227,8 +236,8 @@ def discover(
         paths = kept
     else:
         paths = _walk(root, result.skipped)
-    inc = pathspec.PathSpec.from_lines("gitwildmatch", include) if include else None
-    exc = pathspec.PathSpec.from_lines("gitwildmatch", exclude) if exclude else None
+    inc = gitignore_spec(include) if include else None
+    exc = gitignore_spec(exclude) if exclude else None
     for rel in paths:
         reason = _bad_name(rel)
         if reason is not None:
