@@ -5,6 +5,7 @@ taken out, so an incremental index can be compared with a full one into a fresh 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from codegraph.core.graph_store import GraphStore
@@ -48,3 +49,19 @@ def diff(a: tuple[dict[str, str], set[str]], b: tuple[dict[str, str], set[str]])
     out += [f"edge only after the incremental run: {e}" for e in sorted(a[1] - b[1])]
     out += [f"edge only after the full run: {e}" for e in sorted(b[1] - a[1])]
     return out
+
+
+def assert_same_as_fresh_index(tmp: Path, graph: GraphStore, repo: str, root: Path, tag: str = "fresh") -> None:
+    """``repo`` in ``graph`` equals a full index of ``root`` into a fresh embedded home
+    (files ``<tag>.db`` and ``<tag>-state.db`` under ``tmp``)."""
+    from codegraph.core.embedded_graph import EmbeddedGraphStore
+    from codegraph.indexer.pipeline import index_repo
+    from codegraph.indexer.state import StateStore
+
+    fresh, fstate = EmbeddedGraphStore(tmp / f"{tag}.db"), StateStore(tmp / f"{tag}-state.db")
+    try:
+        index_repo(root, tag, fresh, None, fstate, workers=1)
+        assert not diff(dump(graph, repo), dump(fresh, tag))
+    finally:
+        fstate.close()
+        fresh.close()

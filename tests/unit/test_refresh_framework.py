@@ -12,7 +12,7 @@ from codegraph.core.embedded_graph import EmbeddedGraphStore
 from codegraph.core.models import CALLS_HTTP
 from codegraph.indexer.pipeline import index_repo
 from codegraph.indexer.state import StateStore
-from tests.property.graph_dump import diff, dump
+from tests.property.graph_dump import assert_same_as_fresh_index
 
 FILES = {
     "api.py": 'BASE = "/api"\n',  # a constant of its own pieces: a `const` record, no hole_imports
@@ -26,13 +26,7 @@ FILES = {
 
 def _check(tmp: Path, graph: EmbeddedGraphStore, root: Path, tag: str) -> set[tuple[str, str]]:
     """The graph equals a fresh full index of ``root``; returns its HTTP call edges."""
-    fresh, fstate = EmbeddedGraphStore(tmp / f"fresh-{tag}.db"), StateStore(tmp / f"fresh-state-{tag}.db")
-    try:
-        index_repo(root, "fresh", fresh, None, fstate, workers=1)
-        assert not diff(dump(graph, "r"), dump(fresh, "fresh"))
-    finally:
-        fstate.close()
-        fresh.close()
+    assert_same_as_fresh_index(tmp, graph, "r", root, tag=f"fresh-{tag}")
     calls = graph.neighbours([f"endpoint|r|GET {p}" for p in ("/api/users", "/v2/users")], "in", [CALLS_HTTP])
     return {(uid.rsplit(" ", 1)[1], h.node.props.get("qualified_name")) for uid, hits in calls.items() for h in hits}
 

@@ -19,7 +19,7 @@ from codegraph.indexer.discover import discover, file_stat
 from codegraph.indexer.extract import extract_source
 from codegraph.indexer.pipeline import index_repo
 from codegraph.indexer.state import RepoState, StateStore
-from tests.property.graph_dump import diff, dump
+from tests.property.graph_dump import assert_same_as_fresh_index
 
 FILES = {"a.py": "def fa():\n    return 1\n", "b.py": "from a import fa\n\n\ndef fb():\n    return fa()\n",
          "c.py": "from b import fb\n\n\ndef fc():\n    return fb()\n"}
@@ -43,16 +43,6 @@ def _opened(monkeypatch: pytest.MonkeyPatch, root: Path) -> list[str]:
 
     monkeypatch.setattr(Path, "open", spy)
     return seen
-
-
-def _same_as_fresh_index(tmp: Path, graph: EmbeddedGraphStore, root: Path) -> None:
-    fresh, fstate = EmbeddedGraphStore(tmp / "fresh.db"), StateStore(tmp / "fresh-state.db")
-    try:
-        index_repo(root, "fresh", fresh, None, fstate, workers=1)
-        assert not diff(dump(graph, "r"), dump(fresh, "fresh"))
-    finally:
-        fstate.close()
-        fresh.close()
 
 
 def test_files_whose_stat_matches_are_not_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -80,7 +70,7 @@ def test_files_whose_stat_matches_are_not_read_again(tmp_path: Path, monkeypatch
         assert (c.stat().st_size, c.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
         s = index_repo(root, "r", graph, None, state, workers=1)
         assert (s.hashed, s.changed) == (1, 1)
-        _same_as_fresh_index(tmp_path, graph, root)
+        assert_same_as_fresh_index(tmp_path, graph, "r", root)
     finally:
         state.close()
         graph.close()
@@ -108,7 +98,7 @@ def test_an_edit_within_the_racy_window_of_the_read_is_read_again(tmp_path: Path
         assert "a.py" not in state.trusted_stats("r")
         s = index_repo(root, "r", graph, None, state, workers=1)
         assert (s.hashed, s.changed) == (1, 1)
-        _same_as_fresh_index(tmp_path, graph, root)
+        assert_same_as_fresh_index(tmp_path, graph, "r", root)
     finally:
         state.close()
         graph.close()

@@ -16,7 +16,7 @@ from codegraph.indexer.affected import ResolveState
 from codegraph.indexer.pipeline import index_repo
 from codegraph.indexer.state import RepoState, StateStore, decode_blob, encode_blob
 from tests.property import flow_tree as model
-from tests.property.graph_dump import diff, dump
+from tests.property.graph_dump import assert_same_as_fresh_index
 
 BLOB = {"version": 1, "decisions": "d", "bases": {"m.B": ["m.A"]}, "external_bases": ["m.X"],
         "stubs": {"stub|r|save": ["ambiguous", 2, ["m.A.save", "m.B.save"], 1, "a.py"]}, "totals": {"exact": 3}}
@@ -95,13 +95,7 @@ def test_a_refresh_after_an_older_blob_stays_partial_and_a_damaged_one_rebuilds(
         assert s.messages == ["the indexer state of r:(resolution) cannot be read (ValueError): "
                               "every file re-parsed and relinked"]
         assert s.changed == s.files
-        fresh, fstate = EmbeddedGraphStore(tmp_path / "fresh.db"), StateStore(tmp_path / "fresh-state.db")
-        try:
-            index_repo(root, "fresh", fresh, None, fstate, workers=1)
-            assert not diff(dump(graph, "r"), dump(fresh, "fresh"))
-        finally:
-            fstate.close()
-            fresh.close()
+        assert_same_as_fresh_index(tmp_path, graph, "r", root)
     finally:
         state.close()
         graph.close()
