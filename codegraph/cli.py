@@ -107,8 +107,12 @@ WorkspaceOpt = Annotated[str | None, typer.Option("--workspace", "-w", help="Lim
 
 
 def _scope(ctx: Any, repo: str | None, workspace: str | None) -> list[str] | None:
-    """Repos of ``workspace`` (None without one); BadInput for both or an unknown name."""
+    """Repos of ``workspace`` (None without one); BadInput for both or an unknown name
+    (repository or workspace)."""
     if not workspace:
+        from codegraph.core.targets import known_repo
+
+        known_repo(ctx.graph, repo)
         return None
     from codegraph.core.workspace import scope_repos
 
@@ -190,7 +194,7 @@ def _run(fn: Any) -> None:
 @app.command()
 def index(
     path: Annotated[Path, typer.Argument(help="Folder to index (a git checkout or any source tree).")],
-    repo: Annotated[str | None, typer.Option("--repo", "-r", help="Name in the graph (default: the folder name).")] = None,
+    repo: Annotated[str | None, typer.Option("--repo", "-r", help="Name in the graph (default: the folder name, refused when a repository of that name was indexed from another folder).")] = None,
     embed: Annotated[bool, typer.Option("--embed/--no-embed", help="Run the embedding phase after the graph and BM25 are ready.")] = True,
     force: Annotated[bool, typer.Option("--force", help="Re-parse every file (full rebuild of this repo).")] = False,
     workers: Annotated[int, typer.Option(help="Extraction processes (0 = one per core).")] = 0,
@@ -212,6 +216,8 @@ def index(
         from codegraph.indexer.state import StateStore
 
         name = repo or default_repo_name(path)
+        if repo is None:
+            _refuse_other_folder(ctx.graph, name, path)
         state = StateStore(ctx.settings.state_db)
         with progress_display(as_json) as prog:
             tasks: dict[str, Any] = {}
@@ -260,6 +266,21 @@ def index(
         print_summary(console, summary, embed_report)
 
     _run(body)
+
+
+def _refuse_other_folder(graph: Any, name: str, path: Path) -> None:
+    """BadInput when the default name (the folder's) is a repository indexed from another
+    folder: indexing two ``src`` folders one after the other would otherwise replace the
+    first one's graph without a word. An explicit ``--repo`` re-points the name on purpose."""
+    from codegraph.core.models import repo_uid
+
+    node = graph.get_nodes([repo_uid(name)]).get(repo_uid(name))
+    old = str(node.props.get("path") or "") if node is not None else ""
+    here = path.resolve()
+    if old and Path(old).resolve() != here:
+        raise BadInput(f"a repository named {name!r} is already indexed from {old}; this folder is {here}. "
+                       f"Give this one its own name with --repo NAME, or pass --repo {name} to index that name "
+                       f"from here instead (its graph is replaced)")
 
 
 @app.command()

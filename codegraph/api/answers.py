@@ -16,15 +16,9 @@ from typing import Any
 from codegraph.core.errors import BadInput, TargetNotFound
 from codegraph.core.git import git_head
 from codegraph.core.models import ENDPOINT, TABLE
+from codegraph.core.targets import known_repo
 
 TRIAGE_ACTIONS = ("resolve", "external", "ignore", "undo")
-
-
-def known_repo(graph: Any, repo: str | None) -> None:
-    """Raise BadInput when ``repo`` is given and not indexed."""
-    if repo and repo not in {r.props.get("name") for r in graph.repos()}:
-        names = ", ".join(sorted(str(r.props.get("name", "")) for r in graph.repos())) or "none indexed yet"
-        raise BadInput(f"no repository named {repo!r} in the graph (known: {names})")
 
 
 def _edge_types(edge_types: list[str] | None) -> list[str] | None:

@@ -165,4 +165,12 @@ def _qn_endswith(qn: str, suffix: str) -> bool:
     return bool(before) and (before.endswith((".", "::", "#", "/", "\\", ":")))
 
 
-__all__ = ["Target", "parse_target", "resolve_target", "resolve_target_in", "SYMBOL"]
+def known_repo(graph: GraphStore, repo: str | None) -> None:
+    """Raise BadInput when ``repo`` is given and not indexed (one line naming the known ones),
+    so that a typo in --repo is not answered as "nothing matches the target"."""
+    if repo and repo not in {r.props.get("name") for r in graph.repos()}:
+        names = ", ".join(sorted(str(r.props.get("name", "")) for r in graph.repos())) or "none indexed yet"
+        raise BadInput(f"no repository named {repo!r} in the graph (known: {names})")
+
+
+__all__ = ["Target", "known_repo", "parse_target", "resolve_target", "resolve_target_in", "SYMBOL"]
