@@ -24,7 +24,7 @@ from codegraph.indexer.state import (
     head_reference,
 )
 from tests.property import flow_tree as model
-from tests.property.graph_dump import diff, dump
+from tests.property.graph_dump import assert_same_as_fresh_index
 
 
 def test_split_form_round_trips_and_the_head_keeps_only_table_references() -> None:
@@ -50,17 +50,6 @@ def _add_a_function(root: Path) -> None:
     app.write_text(app.read_text() + "\n\ndef added():\n    return 0\n")
 
 
-def _same_as_fresh_index(tmp: Path, graph: EmbeddedGraphStore, repo: str, root: Path) -> None:
-    fresh = EmbeddedGraphStore(tmp / "fresh.db")
-    fstate = StateStore(tmp / "fresh-state.db")
-    try:
-        index_repo(root, "fresh", fresh, None, fstate, workers=1)
-        assert not diff(dump(graph, repo), dump(fresh, "fresh"))
-    finally:
-        fstate.close()
-        fresh.close()
-
-
 def test_refresh_reads_references_of_the_resolved_files_only(tmp_path: Path) -> None:
     root = tmp_path / "src"
     _tree(root)
@@ -79,7 +68,7 @@ def test_refresh_reads_references_of_the_resolved_files_only(tmp_path: Path) -> 
         _add_a_function(root)
         s = index_repo(root, "r", graph, None, state, workers=1)
         assert 0 < s.resolved_files < s.files
-        _same_as_fresh_index(tmp_path, graph, "r", root)
+        assert_same_as_fresh_index(tmp_path, graph, "r", root)
     finally:
         state.close()
         graph.close()
@@ -107,7 +96,7 @@ def test_rows_in_the_older_layout_rebuild_once_with_one_message(tmp_path: Path) 
         assert state.conn.execute("SELECT format FROM repo_format WHERE repo='r'").fetchone() == (STATE_FORMAT,)
         again = index_repo(root, "r", graph, None, state, workers=1)
         assert not again.full_rebuild and again.changed == 0 and not again.messages
-        _same_as_fresh_index(tmp_path, graph, "r", root)
+        assert_same_as_fresh_index(tmp_path, graph, "r", root)
     finally:
         state.close()
         graph.close()
@@ -129,7 +118,7 @@ def test_a_damaged_row_rebuilds_the_repo_with_one_message(tmp_path: Path) -> Non
         assert len(bad) == 1 and bad[0].startswith("the indexer state of r:") and \
             bad[0].endswith("every file re-parsed and relinked")
         assert s.changed == s.files
-        _same_as_fresh_index(tmp_path, graph, "r", root)
+        assert_same_as_fresh_index(tmp_path, graph, "r", root)
     finally:
         state.close()
         graph.close()
@@ -154,7 +143,7 @@ def test_a_state_file_that_is_not_a_database_is_kept_aside(tmp_path: Path) -> No
         assert [p.read_bytes() for p in aside] == [junk]  # nothing deleted
         s = index_repo(root, "r", graph, None, state, workers=1)
         assert state.notice in s.messages and s.changed == s.files
-        _same_as_fresh_index(tmp_path, graph, "r", root)
+        assert_same_as_fresh_index(tmp_path, graph, "r", root)
         (refs,) = sqlite3.connect(tmp_path / "state.db").execute("SELECT count(*) FROM file_refs").fetchone()
         assert refs > 0  # the new state file holds the rebuilt reference lists
     finally:
