@@ -101,6 +101,15 @@ def _root() -> None:
         ours.addHandler(handler)
         ours.setLevel(getattr(logging, level, logging.WARNING))
 
+def path_value(value: str) -> Path:
+    """Parser of every path argument and option: an empty one is refused (exit 2, one line).
+    ``Path("")`` is ``Path(".")``, so ``codegraph index ""`` (an unset shell variable) would
+    index the current folder instead of saying the path is missing."""
+    if value == "":
+        raise typer.BadParameter("the path is empty (give a path; '.' is the current folder)")
+    return Path(value)
+
+
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
 RepoOpt = Annotated[str | None, typer.Option("--repo", "-r", help="Limit to one indexed repository (by name).")]
 WorkspaceOpt = Annotated[str | None, typer.Option("--workspace", "-w", help="Limit to the repositories of one workspace (codegraph.toml [[workspaces]]).")]
@@ -193,7 +202,7 @@ def _run(fn: Any) -> None:
 # ---------------------------------------------------------------------------- index
 @app.command()
 def index(
-    path: Annotated[Path, typer.Argument(help="Folder to index (a git checkout or any source tree).")],
+    path: Annotated[Path, typer.Argument(help="Folder to index (a git checkout or any source tree).", parser=path_value)],
     repo: Annotated[str | None, typer.Option("--repo", "-r", help="Name in the graph (default: the folder name, refused when a repository of that name was indexed from another folder).")] = None,
     embed: Annotated[bool, typer.Option("--embed/--no-embed", help="Run the embedding phase after the graph and BM25 are ready.")] = True,
     force: Annotated[bool, typer.Option("--force", help="Re-parse every file (full rebuild of this repo).")] = False,
@@ -354,12 +363,21 @@ def _impact_diff(ctx: Stores, spec: str, repo: str | None, depth: int, include_t
         console.print(f"  not in the graph: {esc(', '.join(d.unindexed[:10]))}", highlight=False)
 
 
+def _edge_type_help() -> str:
+    """The --edge-type help, naming the default set from its one definition
+    (``CALLER_EDGES``). Called when typer builds the ``impact`` command (the annotations are
+    strings, evaluated then), so other commands never import the models for it."""
+    from codegraph.core.models import CALLER_EDGES
+
+    return f"Only these edge types (repeat). Default: {', '.join(CALLER_EDGES)}."
+
+
 @app.command()
 def impact(
     target: Annotated[str | None, typer.Argument(help="Qualified name, bare name, or file:/table:/endpoint:/topic: target.")] = None,
     depth: Annotated[int, typer.Option("--depth", "-d", min=1, max=20, help="Hops to walk from the target.")] = 5,
     diff: Annotated[str | None, typer.Option("--diff", help="Impact of a change set instead of a target: BASE...HEAD (what HEAD changed since BASE), a commit, or nothing for the working tree; needs --repo when several repos are indexed.")] = None,
-    edge_type: Annotated[list[str] | None, typer.Option("--edge-type", "-e", help="Only these edge types (repeat). Default: CALLS, REFERENCES, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, CALLS_HTTP.")] = None,
+    edge_type: Annotated[list[str] | None, typer.Option("--edge-type", "-e", help=_edge_type_help())] = None,
     no_tests: Annotated[bool, typer.Option("--no-tests", help="Hide callers that are tests.")] = False,
     limit: Annotated[int, typer.Option(help="Callers to show (totals always count all).")] = 200,
     offset: Annotated[int, typer.Option(help="Skip this many callers (paging).")] = 0,

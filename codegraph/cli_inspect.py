@@ -26,6 +26,7 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
 
         def body(ctx: Stores) -> None:
             from codegraph.api.answers import stats_answer
+            from codegraph.core.models import STRUCTURAL_EDGES
 
             out = stats_answer(ctx, repo)
             if as_json:
@@ -35,10 +36,11 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
             t = rich_table(title=f"codegraph stats ({out['graph_backend']} graph, {out['search_backend']} search)", show_header=False)
             for label, n in sorted(g["nodes"].items()):
                 t.add_row(f"nodes: {label}", str(n))
-            for et, n in sorted(g["edges"].items()):
-                t.add_row(f"edges: {et}", str(n))
+            for et, n in sorted(g["edges"].items()):  # structural ones are not in the figures' edges
+                t.add_row(f"edges: {et}" + (" (structural)" if et in STRUCTURAL_EDGES else ""), str(n))
             fig = out["figures"]
-            t.add_row("figures", f"files {fig['files']}, symbols {fig['symbols']}, edges {fig['edges']}, "
+            t.add_row("figures", f"files {fig['files']}, symbols {fig['symbols']}, "
+                      f"edges {fig['edges']} (every type but the structural {' / '.join(STRUCTURAL_EDGES)}), "
                       f"stubs {fig['stubs']}, unresolved references {fig['stub_references']}/{fig['reference_edges']} "
                       f"({'n/a' if fig['unresolved_pct'] is None else str(fig['unresolved_pct']) + ' %'}), "
                       f"unsupported files {fig['unsupported_files']}")

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from codegraph.cli import JsonOpt, RepoOpt, console, emit_json
+from codegraph.cli import JsonOpt, RepoOpt, console, emit_json, path_value
 from codegraph.cli_console import rich_table
 
 StateOpt = Annotated[str, typer.Option("--state", help="open | closed | all")]
@@ -59,10 +59,10 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
 
     @iss.command("import")
     def import_(
-        file: Annotated[Path, typer.Argument(help="JSON export of GET /repos/OWNER/NAME/issues (see docs).")],
+        file: Annotated[Path, typer.Argument(help="JSON export of GET /repos/OWNER/NAME/issues (see docs).", parser=path_value)],
         repo: NameOpt,
         comments: Annotated[Path | None, typer.Option("--comments", help="Separate comments: keyed by issue number, "
-                                                      "or the list of GET /repos/OWNER/NAME/issues/comments.")] = None,
+                                                      "or the list of GET /repos/OWNER/NAME/issues/comments.", parser=path_value)] = None,
         as_json: JsonOpt = False,
     ) -> None:
         """Import issues from a GitHub REST API export file; re-importing replaces them.

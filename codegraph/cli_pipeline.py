@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from codegraph.cli import JsonOpt, RepoOpt, console, emit_json, err
+from codegraph.cli import JsonOpt, RepoOpt, console, emit_json, err, path_value
 from codegraph.cli_console import rich_table
 from codegraph.cli_phases import embed_phase, progress_display, triage_decisions
 from codegraph.core.errors import BadInput
@@ -18,8 +18,8 @@ from codegraph.core.errors import BadInput
 def register(app: typer.Typer, run: Any) -> None:
     @app.command()
     def extract(
-        path: Annotated[Path, typer.Argument(help="Folder to extract.")],
-        output: Annotated[Path, typer.Option("--output", "-o", help="JSONL file to write ('-' for stdout).")],
+        path: Annotated[Path, typer.Argument(help="Folder to extract.", parser=path_value)],
+        output: Annotated[Path, typer.Option("--output", "-o", help="JSONL file to write ('-' for stdout).", parser=path_value)],
         repo: Annotated[str | None, typer.Option("--repo", "-r", help="Repo name (default: folder name).")] = None,
         exclude: Annotated[list[str] | None, typer.Option("--exclude", "-x", help="Glob to leave out (repeat).")] = None,
         workers: Annotated[int, typer.Option(help="Processes (0 = one per core).")] = 0,
@@ -55,7 +55,7 @@ def register(app: typer.Typer, run: Any) -> None:
 
     @app.command()
     def load(
-        file: Annotated[Path, typer.Argument(help="JSONL written by `codegraph extract`.")],
+        file: Annotated[Path, typer.Argument(help="JSONL written by `codegraph extract`.", parser=path_value)],
         repo: Annotated[str | None, typer.Option("--repo", "-r", help="Load under this repo name instead of the header's.")] = None,
         embed: Annotated[bool, typer.Option("--embed/--no-embed", help="Embed new chunks afterwards.")] = False,
         partial: Annotated[bool, typer.Option("--partial", help="Load a file without its closing record (truncated): import what it holds, delete nothing.")] = False,
@@ -120,7 +120,7 @@ def register(app: typer.Typer, run: Any) -> None:
     @app.command()
     def refresh(
         repo: Annotated[str | None, typer.Option("--repo", "-r", help="Only this registered repo.")] = None,
-        config: Annotated[Path | None, typer.Option("--config", "-c", help="Project config (default ./codegraph.toml or $CODEGRAPH_CONFIG).")] = None,
+        config: Annotated[Path | None, typer.Option("--config", "-c", help="Project config (default ./codegraph.toml or $CODEGRAPH_CONFIG).", parser=path_value)] = None,
         embed: Annotated[bool, typer.Option("--embed/--no-embed", help="Embed new chunks after each repo.")] = True,
         as_json: JsonOpt = False,
     ) -> None:
@@ -183,7 +183,7 @@ def register(app: typer.Typer, run: Any) -> None:
 
     @app.command()
     def watch(
-        path: Annotated[Path, typer.Argument(help="Folder to keep indexed.")],
+        path: Annotated[Path, typer.Argument(help="Folder to keep indexed.", parser=path_value)],
         repo: Annotated[str | None, typer.Option("--repo", "-r", help="Repo name (default: folder name).")] = None,
         debounce_ms: Annotated[int, typer.Option(help="Wait this long after the last save.")] = 150,
     ) -> None:

@@ -17,6 +17,12 @@ if TYPE_CHECKING:
     from codegraph.indexer.pipeline import IndexSummary
 
 
+def named(items: list[str], first: int = 5) -> str:
+    """The first few ``items`` comma-separated, then "and N more": ``a/, b/ and 3 more``."""
+    head = ", ".join(items[:first])
+    return head + (f" and {len(items) - first} more" if len(items) > first else "")
+
+
 def print_summary(console: Console, s: IndexSummary, embed_report: dict[str, Any] | None) -> None:
     """The closing table of an index / refresh run (an IndexSummary) and its notes."""
     t = Table(title=f"indexed {s.repo}", show_header=False, box=None)
@@ -24,11 +30,16 @@ def print_summary(console: Console, s: IndexSummary, embed_report: dict[str, Any
     t.add_row("commit", s.commit or "(not a git checkout)")
     t.add_row("files", f"{s.files} ({s.changed} parsed, {s.unchanged} unchanged, {s.removed} removed)")
     t.add_row("symbols", str(s.symbols))
-    t.add_row("edges", f"{s.edges} ({s.edges_rewritten_files} files relinked)")
+    # The same figure as `codegraph stats` ("edges" there, core/figures.py); the structural
+    # IN_REPO / DECLARES edges stats lists per type are named apart (docs/DESIGN.md#faces).
+    t.add_row("edges", f"{s.edges} (every type but the {s.structural_edges} structural IN_REPO / DECLARES; "
+                       f"{s.edges_rewritten_files} files relinked)")
     t.add_row("stubs", f"{s.stubs} unresolved targets")
     t.add_row("coverage", f"{s.parse_errors} files with parse errors, {s.partial_files} partial")
     if s.skipped:
-        t.add_row("skipped", ", ".join(f"{v} {k}" for k, v in sorted(s.skipped.items())))
+        t.add_row("skipped", ", ".join(f"{v} {k}" + (f" ({named(s.skipped_folders)})"
+                                                      if k == "vendored or build folder" and s.skipped_folders else "")
+                                       for k, v in sorted(s.skipped.items())))
     if s.unsupported:
         top = sorted(s.unsupported.items(), key=lambda kv: -kv[1])[:8]
         t.add_row("unsupported", ", ".join(f"{v} {k}" for k, v in top) + (" ..." if len(s.unsupported) > 8 else ""))

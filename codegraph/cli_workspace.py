@@ -8,10 +8,10 @@ from typing import Annotated, Any
 
 import typer
 
-from codegraph.cli import JsonOpt, console, emit_json
+from codegraph.cli import JsonOpt, console, emit_json, path_value
 from codegraph.cli_console import rich_table
 
-ConfigOpt = Annotated[Path | None, typer.Option("--config", "-c", help="Project config (default ./codegraph.toml or $CODEGRAPH_CONFIG).")]
+ConfigOpt = Annotated[Path | None, typer.Option("--config", "-c", help="Project config (default ./codegraph.toml or $CODEGRAPH_CONFIG).", parser=path_value)]
 
 
 def register(app: typer.Typer, run: Any) -> None:

@@ -34,7 +34,7 @@ from codegraph.core.errors import BadInput, CodegraphError, StoreUnavailable
 from codegraph.core.figures import figures
 from codegraph.core.git import git_head
 from codegraph.core.impact import EMPTY_NOTICE, ImpactResult, freshness, impact
-from codegraph.core.models import CALLS, EDGE_TYPES, ENDPOINT, TABLE, location
+from codegraph.core.models import CALLER_EDGES, CALLS, EDGE_TYPES, ENDPOINT, TABLE, location
 from codegraph.core.settings import Settings, load_settings
 from codegraph.core.steps import StepTimer
 from codegraph.core.stores import Stores
@@ -376,8 +376,7 @@ def callers(ctx: Context, target: Target, repo: Repo = None, limit: Limit = 50, 
 
 @_tool(name="impact", description=(
     "Blast radius: use before changing a symbol, file (file:path), table (table:name) or endpoint "
-    "(endpoint:\"GET /path\"). Walks incoming CALLS, REFERENCES, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS and "
-    "CALLS_HTTP edges up to `depth` hops and lists every caller with depth, the path to the target and the "
+    "(endpoint:\"GET /path\"). Walks incoming " + ", ".join(CALLER_EDGES) + " edges up to `depth` hops and lists every caller with depth, the path to the target and the "
     "evidence file:line, plus entry points (tests, endpoints, pages, topic consumers) and tables touched. "
     "An empty answer means no supported relationship was found, not that nothing can break. If "
     "`unresolved` is non-empty, also grep for the name: those call sites could not be linked. Totals count "
@@ -386,8 +385,7 @@ def callers(ctx: Context, target: Target, repo: Repo = None, limit: Limit = 50, 
 def impact_tool(ctx: Context, target: Target, repo: Repo = None,
                 depth: Annotated[int, Field(ge=1, le=20, description="Hops to walk from the target.")] = 5,
                 edge_types: Annotated[list[str] | None, Field(description=(
-                    "Only these edge types (default: CALLS, REFERENCES, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, "
-                    "CALLS_HTTP)."))] = None,
+                    f"Only these edge types (default: {', '.join(CALLER_EDGES)})."))] = None,
                 include_tests: Annotated[bool, Field(description="Include test callers.")] = True,
                 limit: Limit = 50, offset: Offset = 0, workspace: Workspace = None,
                 min_confidence: Annotated[float, Field(ge=0.0, le=1.0, description=(

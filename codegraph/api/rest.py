@@ -37,6 +37,7 @@ from pydantic import BaseModel, Field
 from codegraph import __version__
 from codegraph.api import answers
 from codegraph.core.errors import BadInput, CodegraphError, ReadOnlyViolation, StoreUnavailable, TargetNotFound
+from codegraph.core.models import CALLER_EDGES
 from codegraph.core.settings import Settings, load_settings
 
 Repo = Annotated[str | None, Query(description="Limit to one indexed repository (by name).")]
@@ -164,7 +165,7 @@ def create_app(settings: Settings | None = None, stores: Any = None,
 
     @api.get("/impact", tags=["questions"], response_model=Answer)
     def impact(target: Target, repo: Repo = None, depth: Depth = 5,
-               edge_type: Annotated[list[str] | None, Query(description="Only these edge types (repeat).")] = None,
+               edge_type: Annotated[list[str] | None, Query(description=f"Only these edge types (repeat). Default: {', '.join(CALLER_EDGES)}.")] = None,
                include_tests: bool = True, limit: Limit = 200, offset: Offset = 0) -> dict[str, Any]:
         """Blast radius: callers up to `depth` hops with paths and evidence, entry points, tables."""
         return answers.impact_answer(stores, target, repo=repo, depth=depth, edge_types=edge_type,

@@ -70,6 +70,10 @@ DERIVED_EDGES = (
     PRODUCES, CONSUMES, READS, WRITES, TOUCHES, MENTIONS,
 )
 EDGE_TYPES = STRUCTURAL_EDGES + DERIVED_EDGES
+# The edge types an impact walk follows by default (docs/DESIGN.md#impact): every face's
+# default and its help text come from this one tuple. REFERENCES: code that hands a
+# function around (passes, stores, returns it) breaks with it too.
+CALLER_EDGES = (CALLS, REFERENCES, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, CALLS_HTTP, CONSUMES)
 
 # How a reference was resolved; shown as confidence in answers (strongest first).
 RESOLUTIONS = (

@@ -307,7 +307,7 @@ def repo_paths(root: Path) -> list[str]:
 
     paths = _git_files(root)
     if paths is None:
-        return _walk(root, Counter())
+        return _walk(root, Counter(), [])
     return [p for p in paths if not any(part in SKIP_DIRS or part.endswith(".egg-info")
                                         for part in PurePosixPath(p).parts[:-1])]
 

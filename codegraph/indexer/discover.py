@@ -58,13 +58,16 @@ def file_stat(st: os.stat_result) -> FileStat:
 
 @dataclass(slots=True)
 class Discovery:
-    """``files`` to index; ``skipped`` reason -> count; ``unsupported`` extension -> count."""
+    """``files`` to index; ``skipped`` reason -> count; ``unsupported`` extension -> count;
+    ``skipped_folders``: the vendored or build folders left out (repo-relative, ``/``-ended,
+    sorted; their count is ``skipped["vendored or build folder"]``)."""
 
     root: Path
     files: list[DiscoveredFile] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
     unsupported: Counter[str] = field(default_factory=Counter)
     in_git: bool = False
+    skipped_folders: list[str] = field(default_factory=list)
 
 
 def _git_files(root: Path) -> list[str] | None:
@@ -99,8 +102,13 @@ def _git_files(root: Path) -> list[str] | None:
     return sorted(set(paths))
 
 
-def _walk(root: Path, skipped: Counter[str]) -> list[str]:
-    """Walk without following symlinked folders, honouring nested .gitignore files."""
+def _is_skip_dir(name: str) -> bool:
+    return name in SKIP_DIRS or name.endswith(".egg-info")
+
+
+def _walk(root: Path, skipped: Counter[str], skipped_folders: list[str]) -> list[str]:
+    """Walk without following symlinked folders, honouring nested .gitignore files.
+    Vendored or build folders are appended to ``skipped_folders`` (``rel/``)."""
     out: list[str] = []
     specs: list[tuple[str, pathspec.PathSpec]] = []
     def unreadable_dir(_: OSError) -> None:
@@ -129,8 +137,9 @@ def _walk(root: Path, skipped: Counter[str]) -> list[str]:
         keep = []
         for d in sorted(dirnames):
             rel = f"{rel_dir}/{d}" if rel_dir else d
-            if d in SKIP_DIRS or d.endswith(".egg-info"):
+            if _is_skip_dir(d):
                 skipped["vendored or build folder"] += 1
+                skipped_folders.append(rel + "/")
             elif os.path.islink(os.path.join(dirpath, d)):
                 skipped["symlinked folder"] += 1
             elif ignored(rel, True):
@@ -226,16 +235,21 @@ def discover(
     paths = _git_files(root) if use_git else None
     if paths is not None:
         result.in_git = True
-        kept = []
+        kept, folders = [], set()
         for p in paths:
             parts = PurePosixPath(p).parts
-            if any(part in SKIP_DIRS or part.endswith(".egg-info") for part in parts[:-1]):
-                result.skipped["vendored or build folder"] += 1
-            else:
+            cut = next((i for i, part in enumerate(parts[:-1]) if _is_skip_dir(part)), None)
+            if cut is None:
                 kept.append(p)
+            else:  # counted once per folder (the outermost vendored one), as the walk does
+                folders.add("/".join(parts[:cut + 1]) + "/")
         paths = kept
+        result.skipped_folders = sorted(folders)
+        if folders:
+            result.skipped["vendored or build folder"] += len(folders)
     else:
-        paths = _walk(root, result.skipped)
+        paths = _walk(root, result.skipped, result.skipped_folders)
+        result.skipped_folders.sort()
     inc = gitignore_spec(include) if include else None
     exc = gitignore_spec(exclude) if exclude else None
     for rel in paths:

@@ -70,7 +70,8 @@ class IndexSummary:
     removed: int = 0
     hashed: int = 0  # files read to hash them; the others showed the stat a run read them under
     symbols: int = 0
-    edges: int = 0
+    edges: int = 0  # derived edges, as core/figures.py counts them (every type but the structural ones)
+    structural_edges: int = 0  # IN_REPO + DECLARES: file -> repo and file -> symbol, not relationships
     stubs: int = 0
     edges_rewritten_files: int = 0
     resolved_files: int = 0  # files whose references were resolved again (docs/DESIGN.md#refresh)
@@ -78,6 +79,7 @@ class IndexSummary:
     parse_errors: int = 0
     partial_files: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
+    skipped_folders: list[str] = field(default_factory=list)  # the vendored / build folders left out
     unsupported: dict[str, int] = field(default_factory=dict)
     resolutions: dict[str, int] = field(default_factory=dict)
     full_rebuild: bool = False
@@ -190,6 +192,7 @@ def _index_repo(
     trusted = {} if force else state.trusted_stats(repo)
     disc = discover(root, max_file_bytes=max_file_bytes, include=include, exclude=exclude, known=trusted)
     s.skipped, s.unsupported = dict(disc.skipped), dict(disc.unsupported)
+    s.skipped_folders = disc.skipped_folders
     s.timings["discover"] = time.perf_counter() - t0
 
     prev = state.repo(repo)
@@ -543,6 +546,7 @@ def _apply(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future
     s.symbols = counts["nodes"].get("Symbol", 0)
     s.stubs = counts["nodes"].get(STUB, 0)
     s.edges = sum(v for k, v in counts["edges"].items() if k not in STRUCTURAL_EDGES)
+    s.structural_edges = sum(counts["edges"].get(k, 0) for k in STRUCTURAL_EDGES)
     s.parse_errors, s.partial_files = counts["parse_errors"], counts["partial_files"]
     s.messages = (s.messages + [f"{p}: {m}" for p, fx in fresh.items() for m in fx.errors[:3]])[:50]
     s.extract_failures = sum(1 for fx in fresh.values() if failed(fx))

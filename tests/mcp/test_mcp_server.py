@@ -175,6 +175,11 @@ def test_tools_listed_with_descriptions_schemas_and_read_only_hints(session_log:
         assert {"limit", "offset"} <= set(tools[name].input_schema["properties"]), name
     assert "grep" in tools["impact"].description and "unresolved" in tools["impact"].description
     assert "before changing" in tools["impact"].description
+    # Both texts name the default edge set from its one definition (CONSUMES was missing from a copy).
+    from codegraph.core.models import CALLER_EDGES
+
+    assert ", ".join(CALLER_EDGES) in tools["impact"].description
+    assert ", ".join(CALLER_EDGES) in tools["impact"].input_schema["properties"]["edge_types"]["description"]
     assert "impact" in session_log["init"].instructions
 
 

@@ -21,9 +21,8 @@ from codegraph.core.impact.callees import CALLEE_EDGES, callees
 from codegraph.core.impact.radius import callers, impact
 from codegraph.core.impact.results import EMPTY_NOTICE, Caller, EntryPoint, ImpactResult, NodeRef, Unresolved
 from codegraph.core.impact.surroundings import freshness
-from codegraph.core.impact.walk import CALLER_EDGES
 from codegraph.core.impact.widening import TYPE_KINDS
-from codegraph.core.models import STUB, Step
+from codegraph.core.models import CALLER_EDGES, STUB, Step
 
 __all__ = [
     "CALLEE_EDGES", "CALLER_EDGES", "EMPTY_NOTICE", "STUB", "TYPE_KINDS", "Caller", "EntryPoint", "ImpactResult", "NodeRef",

@@ -16,10 +16,10 @@ from codegraph.core.impact.surroundings import (
     pages,
     unresolved,
 )
-from codegraph.core.impact.walk import CALLER_EDGES, Walk, callees
+from codegraph.core.impact.walk import Walk, callees
 from codegraph.core.impact.widening import dispatch as dispatch_of
 from codegraph.core.impact.widening import widen
-from codegraph.core.models import CALLS, DERIVED_EDGES, EDGE_TYPES, ENDPOINT, EXPOSES, SYMBOL, Node
+from codegraph.core.models import CALLER_EDGES, CALLS, DERIVED_EDGES, EDGE_TYPES, ENDPOINT, EXPOSES, SYMBOL, Node
 from codegraph.core.steps import StepTimer
 from codegraph.core.targets import parse_target, resolve_target, resolve_target_in
 from codegraph.core.targets import shown as _shown

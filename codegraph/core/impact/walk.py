@@ -20,19 +20,14 @@ from codegraph.core.models import (
     CONSUMES,
     ENDPOINT,
     EXPOSES,
-    EXTENDS,
     FILE,
-    IMPLEMENTS,
     IMPORTS,
-    INJECTS,
     PRODUCES,
     READS,
-    REFERENCES,
     SYMBOL,
     TABLE,
     TOPIC,
     TOUCHES,
-    USES_TYPE,
     WRITES,
     Node,
     edge_confidence,
@@ -40,9 +35,6 @@ from codegraph.core.models import (
     parse_uid,
 )
 
-# REFERENCES: code that hands a function around (passes, stores, returns it) breaks
-# with it too (docs/DESIGN.md#impact); filterable like every edge type.
-CALLER_EDGES = (CALLS, REFERENCES, EXTENDS, IMPLEMENTS, USES_TYPE, INJECTS, IMPORTS, CALLS_HTTP, CONSUMES)
 BOUNDARY_IN = (READS, WRITES, TOUCHES, EXPOSES, PRODUCES, CONSUMES, CALLS_HTTP)
 
 StepFn = Callable[[str, str], None]
