@@ -13,7 +13,7 @@ from tree_sitter import Node as TSNode
 from tree_sitter import Parser, Query, QueryCursor, Tree
 from tree_sitter_language_pack import get_language, get_parser
 
-from codegraph.core.models import stable_hash
+from codegraph.core.models import file_hash, stable_hash
 
 QUERIES_DIR = Path(__file__).parent / "queries"
 
@@ -95,7 +95,14 @@ def signature_hash(kind: str, qualified_name: str, params: str) -> str:
 
 
 def content_hash(body: bytes | str) -> str:
-    return stable_hash(body.decode("utf-8", "replace") if isinstance(body, bytes) else body)
+    """``stable_hash`` of the text: of ``body`` decoded (errors replaced) when bytes."""
+    if isinstance(body, bytes):
+        if body.isascii():
+            # stable_hash hashes the part's UTF-8 bytes then the separator: for ASCII bytes
+            # those are the bytes themselves, so skip decoding and re-encoding them.
+            return file_hash(body + b"\x1f")
+        return stable_hash(body.decode("utf-8", "replace"))
+    return stable_hash(body)
 
 
 def iter_errors(root: TSNode) -> Iterator[TSNode]:

@@ -50,7 +50,7 @@ class CallsMixin:
             if a is None or obj is None:
                 self.chains[key] = (None, [])
                 return None, []
-            attrs.append(a.text.decode("utf-8", "replace") if a.text is not None else "")
+            attrs.append(self.text(a))
             n = obj
         attrs.reverse()
         self.chains[key] = (n, attrs)

@@ -7,8 +7,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from tree_sitter import Node
-
 LANGUAGE = "python"
 DOCSTRING_MAX = 500
 SIGNATURE_MAX = 1000
@@ -137,10 +135,6 @@ def _to_utf8(src: bytes) -> bytes:
         return src.decode(codec).encode("utf-8")
     except (LookupError, UnicodeError):
         return src
-
-
-def _start(n: Node) -> int:
-    return n.start_byte
 
 
 def _qjoin(*parts: str) -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Node
 
-from codegraph.indexer.languages.python.common import _start, memoized
+from codegraph.indexer.languages.python.common import memoized
 
 if TYPE_CHECKING:
     from codegraph.indexer.languages.python.scopes import _Scope
@@ -99,7 +99,7 @@ class ConstructorsMixin:
         idx = self.memo.get("names_as_values")
         if idx is None:
             idx = {}
-            for n in sorted(self.caps.get("val", ()), key=_start):
+            for n in self.caps.get("val", ()):  # in document order (extractor.run)
                 if n.type == "identifier":
                     idx.setdefault(self.text(n), []).append(n)
             self.memo["names_as_values"] = idx

@@ -4,6 +4,7 @@ phases, and the reference sink (docs/DESIGN.md#extraction-contract)."""
 from __future__ import annotations
 
 import posixpath
+from operator import attrgetter
 from typing import Any
 
 from tree_sitter import Node
@@ -13,7 +14,6 @@ from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages.python.calls import CallsMixin
 from codegraph.indexer.languages.python.common import (
     LANGUAGE,
-    _start,
     _to_utf8,
     is_test_path,
     module_name,
@@ -29,9 +29,17 @@ from codegraph.indexer.languages.python.uses import UsesMixin
 from codegraph.indexer.languages.skeleton import file_record, module_symbol, text_lines
 from codegraph.indexer.records import FileExtraction, Reference
 
+_START = attrgetter("start_byte")
+_END = attrgetter("end_byte")
 
-def _doc_key(n: Node) -> tuple[int, int]:
-    return (n.start_byte, -n.end_byte)
+
+def _document_order(nodes: list[Node]) -> list[Node]:
+    """``nodes`` sorted by (start byte, -end byte): outer node first on a tie, equal spans
+    in their given order. Two stable sorts with C-level keys order exactly as that
+    two-part key does, without a Python call and a tuple per node."""
+    nodes = sorted(nodes, key=_END, reverse=True)
+    nodes.sort(key=_START)
+    return nodes
 
 
 class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, CallsMixin, DynImportMixin, FlowMixin,
@@ -66,14 +74,25 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
         self.annotations: list[tuple[Any, Any, Node]] = []
 
     def text(self, n: Node | None) -> str:
+        """The source text of ``n`` ("" for None): its bytes decoded, errors replaced."""
         if n is None:
             return ""
         return self.src[n.start_byte:n.end_byte].decode("utf-8", "replace")
+
+    def _ascii_text(self, n: Node | None) -> str:
+        # ``text`` of an ASCII file: byte offsets are character offsets, so a slice of the
+        # decoded file is the same string without a decode per node (~500k calls a stdlib run).
+        if n is None:
+            return ""
+        return self.str_src[n.start_byte:n.end_byte]
 
     def run(self) -> FileExtraction:
         src = self.src
         # Parse (and slice text from) UTF-8; hashes and sizes stay those of the raw bytes.
         self.src = _to_utf8(src)
+        if self.src.isascii():
+            self.str_src = self.src.decode("ascii")
+            self.text = self._ascii_text  # type: ignore[method-assign]
         tree = ts.parse(LANGUAGE, self.src)
         root = tree.root_node
         line_count = text_lines(src)
@@ -88,16 +107,16 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
         # skeleton.document_order within one capture): the order the handlers see nodes
         # decides the order of records and of returned values. The handlers take their
         # captures by name, so one merged stream is not built (it costs a sort of them all).
-        caps = {k: sorted(v, key=_doc_key) for k, v in ts.captures(LANGUAGE, "tags", root).items()}
+        caps = {k: _document_order(v) for k, v in ts.captures(LANGUAGE, "tags", root).items()}
         self.caps = caps
         self.build_scopes(mod, caps.get("def", []), caps.get("lambda", []))
-        for n in sorted(caps.get("import", []), key=_start):
+        for n in caps.get("import", []):
             self.on_import(n)
         for n in caps.get("global", []):
             sc = self.scope_at(n.start_byte)
             self.globals.setdefault(id(sc), set()).update(
                 self.text(c) for c in n.named_children if c.type == "identifier")
-        for n in sorted(caps.get("bind", []), key=_start):
+        for n in caps.get("bind", []):
             sc = self.scope_at(n.start_byte)
             if n.parent is not None and n.parent.type == "named_expression":  # (a := f)
                 name = self.text(n)
@@ -114,7 +133,7 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
                 self.returns.setdefault(id(sc), []).append((sc, val))
         attr_assigns: list[tuple[_Scope, Node, Node | None, Node | None]] = []
         item_assigns: list[tuple[_Scope, Node, Node | None, Node | None]] = []
-        for n in sorted(caps.get("assign", []), key=_start):
+        for n in caps.get("assign", []):
             self.on_assign(n, attr_assigns, item_assigns)
         for sc, obj, value, ann in attr_assigns:
             self.on_attr_assign(sc, obj, value, ann)
@@ -132,7 +151,7 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
         self.emit_protocols(caps.get("for", []), caps.get("with", []), caps.get("raise", []))
         for src_scope, eval_scope, ann in self.annotations:
             self.uses_types(src_scope, eval_scope, ann, 0)
-        for n in sorted(caps.get("val", []), key=_start):
+        for n in caps.get("val", []):
             self.on_value(n)
         self.emit_module_exports()
         self.exports.update(self.def_exports)

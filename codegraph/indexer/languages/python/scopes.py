@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 from bisect import bisect_right
+from operator import attrgetter
 from typing import Any
 
 from tree_sitter import Node
@@ -66,6 +67,9 @@ class _Scope:
             lst.append(binding)
 
 
+_NODE_START = attrgetter("start_byte")
+_SCOPE_START = attrgetter("start")
+
 
 def scope_is_cls_method(scope: _Scope) -> bool:
     s: _Scope | None = scope
@@ -79,7 +83,7 @@ class ScopesMixin:
     """Scope building and name binding of the Python extractor."""
 
     def build_scopes(self, mod: _Scope, defs: list[Node], lambdas: list[Node]) -> None:
-        items = sorted(defs + lambdas, key=lambda n: n.start_byte)
+        items = sorted(defs + lambdas, key=_NODE_START)
         stack = [mod]
         scopes: list[_Scope] = []
         for n in items:
@@ -102,7 +106,7 @@ class ScopesMixin:
         # Breakpoints of the piecewise-constant map position -> innermost scope body.
         bp_pos, bp_scope = [0], [mod]
         st = [mod]
-        for sc in sorted(scopes, key=lambda s: s.start):
+        for sc in sorted(scopes, key=_SCOPE_START):
             while len(st) > 1 and st[-1].end <= sc.start:
                 top = st.pop()
                 bp_pos.append(top.end)
