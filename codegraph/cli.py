@@ -35,6 +35,10 @@ class _OneLineTyper(typer.Typer):
         except ImportError:  # pragma: no cover - older typer on plain click
             from click import exceptions as cx  # type: ignore[no-redef]
 
+        argv = kwargs.get("args")
+        argv = list(sys.argv[1:] if argv is None else argv)
+        # Before parsing, --json is only known from the words given (up to a `--`).
+        json_wanted = "--json" in argv[:argv.index("--")] if "--" in argv else "--json" in argv
         try:
             rc = super().__call__(*args, standalone_mode=False, **kwargs)
         except cx.NoArgsIsHelpError as e:  # bare `codegraph`: the help, as before
@@ -47,16 +51,62 @@ class _OneLineTyper(typer.Typer):
                 c = c.parent
             where = " ".join(["codegraph", *reversed(names)])
             msg = " ".join(e.format_message().split())
-            err.print(f"[red]error:[/red] {esc(msg)} (see `{esc(where)} --help`)", highlight=False, soft_wrap=True)
-            sys.exit(2)
+            rc = fail([f"{msg} (see `{where} --help`)"], 2, "usage", json_wanted).exit_code
         except cx.ClickException as e:
-            err.print(f"[red]error:[/red] {esc(' '.join(e.format_message().split()))}", highlight=False,
-                      soft_wrap=True)
-            sys.exit(2)
-        except cx.Abort:
-            err.print("[red]error:[/red] interrupted", highlight=False)
-            sys.exit(2)
+            rc = fail([" ".join(e.format_message().split())], 2, "usage", json_wanted).exit_code
+        except typer.Abort:  # end of input outside a command body (typer's copy of click raises typer's Abort)
+            rc = fail(["interrupted (end of input)"], 2, "interrupted", json_wanted).exit_code
         sys.exit(rc if isinstance(rc, int) else 0)
+
+
+def fail(lines: list[str], code: int, kind: str, as_json: bool) -> typer.Exit:
+    """Say a failure: each of ``lines`` as ``error: <line>`` on stderr (one line each, never
+    wrapped) and, when the command was asked for ``--json``, one JSON object on stdout,
+    ``{"error": {"message": <the lines joined by "; ">, "kind": <kind>, "exit_code": <code>}}``
+    (plus ``"lines"`` when there are several), so a script reading stdout sees the error too.
+    Returns the ``typer.Exit(code)`` to raise. ``kind``: usage, bad_input, not_found, refused,
+    unsupported, store_unavailable, store_failed, disk_full, os_error, interrupted, internal
+    (docs/hardening.md, "CLI errors")."""
+    for line in lines:
+        err.print(f"[red]error:[/red] {esc(line)}", highlight=False, soft_wrap=True)
+    if as_json:
+        body: dict[str, Any] = {"message": "; ".join(lines), "kind": kind, "exit_code": code}
+        if len(lines) > 1:
+            body["lines"] = lines
+        with contextlib.suppress(OSError, ValueError):  # stdout gone (a closed pipe, a full disk)
+            sys.stdout.write(json.dumps({"error": body}, ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+    return typer.Exit(code)
+
+
+def _command_context() -> Any:
+    """The click context of the command being run, or None outside one."""
+    try:
+        from typer._click.globals import get_current_context
+    except ImportError:  # pragma: no cover - older typer on plain click
+        from click import get_current_context  # type: ignore[no-redef]
+
+    return get_current_context(silent=True)
+
+
+def _json_requested() -> bool:
+    """True when the command being run has a ``--json`` option and it was given."""
+    ctx = _command_context()
+    return ctx is not None and any("--json" in p.opts and bool(ctx.params.get(p.name or "")) for p in ctx.command.params)
+
+
+def _known_scope(stores: Stores) -> None:
+    """BadInput (one line naming the known ones) when the command's ``--repo``, a ``RepoOpt``
+    (a repository to limit the answer to), names no indexed repository: `verify --repo typo`
+    said "ok", `triage list --repo typo` printed an empty table. Options that name a new
+    repository (``index --repo``, ``load --repo``) have their own help and are not checked."""
+    ctx = _command_context()
+    if ctx is None or not ctx.params.get("repo"):
+        return
+    if any(p.name == "repo" and getattr(p, "help", None) == REPO_HELP for p in ctx.command.params):
+        from codegraph.core.targets import known_repo
+
+        known_repo(stores.graph, ctx.params["repo"])
 
 
 app = _OneLineTyper(
@@ -111,17 +161,16 @@ def path_value(value: str) -> Path:
 
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
-RepoOpt = Annotated[str | None, typer.Option("--repo", "-r", help="Limit to one indexed repository (by name).")]
+REPO_HELP = "Limit to one indexed repository (by name)."
+# Every command with this option has the name checked before its body runs (_known_scope).
+RepoOpt = Annotated[str | None, typer.Option("--repo", "-r", help=REPO_HELP)]
 WorkspaceOpt = Annotated[str | None, typer.Option("--workspace", "-w", help="Limit to the repositories of one workspace (codegraph.toml [[workspaces]]).")]
 
 
 def _scope(ctx: Any, repo: str | None, workspace: str | None) -> list[str] | None:
     """Repos of ``workspace`` (None without one); BadInput for both or an unknown name
     (repository or workspace)."""
-    if not workspace:
-        from codegraph.core.targets import known_repo
-
-        known_repo(ctx.graph, repo)
+    if not workspace:  # an unknown --repo was refused before the command ran (_known_scope)
         return None
     from codegraph.core.workspace import scope_repos
 
@@ -142,15 +191,11 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, default=_jsonable, ensure_ascii=False, indent=2) + "\n")
 
 
-def _fail(message: str, code: int) -> typer.Exit:
-    err.print(f"[red]error:[/red] {esc(message)}", highlight=False, soft_wrap=True)
-    return typer.Exit(code)
-
-
 def _run(fn: Any) -> None:
     """Run a command body with one Stores session (opened lazily, closed once). Every
     failure is one readable line on stderr (several lines only for several problems, e.g.
-    a config with two bad values), never a traceback.
+    a config with two bad values), never a traceback; with ``--json`` also a JSON error
+    object on stdout (``fail``).
 
     Exit 3: a store did not answer or failed (server down, embedded database full or
     corrupt). Exit 2: everything else - bad input, not found, refused queries, a disk
@@ -160,39 +205,43 @@ def _run(fn: Any) -> None:
     import os
     import sqlite3
 
+    from codegraph.core.errors import ReadOnlyViolation, TargetNotFound, Unsupported
     from codegraph.core.settings import load_settings
     from codegraph.core.stores import Stores
 
     ctx: Stores | None = None
     try:
         ctx = Stores(load_settings())  # inside: a bad CODEGRAPH_* value is one line too
+        _known_scope(ctx)
         fn(ctx)
     except StoreUnavailable as e:
-        raise _fail(str(e), 3) from None
+        raise fail([str(e)], 3, "store_unavailable", _json_requested()) from None
     except CodegraphError as e:
-        lines = str(e).splitlines() or [type(e).__name__]
-        for line in lines[:-1]:  # several problems: one line each
-            err.print(f"[red]error:[/red] {esc(line)}", highlight=False, soft_wrap=True)
-        raise _fail(lines[-1], 2) from None
+        kind = ("not_found" if isinstance(e, TargetNotFound) else "refused" if isinstance(e, ReadOnlyViolation)
+                else "unsupported" if isinstance(e, Unsupported) else "bad_input")
+        raise fail(str(e).splitlines() or [type(e).__name__], 2, kind, _json_requested()) from None
     except sqlite3.Error as e:
         hint = ("disk full, a file-size limit or a bad disk: free space and retry; what was stored before "
                 "is kept") if "full" in str(e) or "I/O" in str(e) else "check the file"
         home = ctx.settings.home if ctx is not None else "CODEGRAPH_HOME"
-        raise _fail(f"the embedded store under {home} failed: {e} ({hint})", 3) from None
+        raise fail([f"the embedded store under {home} failed: {e} ({hint})"], 3, "store_failed",
+                   _json_requested()) from None
     except OSError as e:
         if e.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
-            raise _fail(f"disk full: {e.strerror} ({e.filename or 'while writing'})", 2) from None
-        raise _fail(f"{e.strerror or e}: {e.filename}" if e.filename else str(e) or type(e).__name__, 2) from None
+            raise fail([f"disk full: {e.strerror} ({e.filename or 'while writing'})"], 2, "disk_full",
+                       _json_requested()) from None
+        raise fail([f"{e.strerror or e}: {e.filename}" if e.filename else str(e) or type(e).__name__], 2,
+                   "os_error", _json_requested()) from None
     except typer.Exit:
         raise
     except KeyboardInterrupt:
-        raise _fail("interrupted", 2) from None
+        raise fail(["interrupted"], 2, "interrupted", _json_requested()) from None
     except Exception as e:  # noqa: BLE001 - the last line of defence: a bug, said in one line
         if os.environ.get("CODEGRAPH_DEBUG") == "1":
             raise
         msg = " ".join(str(e).split())[:300]
-        raise _fail(f"internal error (a bug, please report it): {type(e).__name__}: {msg}; "
-                    "CODEGRAPH_DEBUG=1 shows the traceback", 2) from None
+        raise fail([f"internal error (a bug, please report it): {type(e).__name__}: {msg}; "
+                    "CODEGRAPH_DEBUG=1 shows the traceback"], 2, "internal", _json_requested()) from None
     finally:
         if ctx is not None:
             with contextlib.suppress(Exception):  # closing a dead store must not replace the real error

@@ -92,9 +92,6 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
         """UnresolvedSymbol stubs ranked by how many call sites reference them (triage list)."""
 
         def body(ctx: Stores) -> None:
-            from codegraph.core.targets import known_repo
-
-            known_repo(ctx.graph, repo)
             rows = ctx.graph.stubs_ranked(repo, limit=limit)
             if as_json:
                 emit_json([{"target_identifier": n.props.get("target_identifier"), "reason": n.props.get("reason"),

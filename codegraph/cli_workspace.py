@@ -19,8 +19,11 @@ def register(app: typer.Typer, run: Any) -> None:
     app.add_typer(ws, name="workspace")
 
     def _config(ctx: Any, config: Path | None) -> Any:
+        from codegraph.core.errors import BadInput
         from codegraph.core.workspace import config_path, current_config, load_config_file
 
+        if config is not None and not config.is_file():  # named on purpose: not "no workspace declared"
+            raise BadInput(f"no project config at {config}")
         cfg = load_config_file(config_path(config))
         return cfg if cfg.workspaces else current_config(ctx.settings.state_db)
 

@@ -117,3 +117,22 @@ def test_disk_full_in_the_embedded_store_is_one_line_and_loses_nothing(tmp_path:
     assert r.returncode == 0, r.stderr
     r = subprocess.run([*CLI, "verify"], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_end_of_input_outside_a_command_body_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Why: typer turns an EOFError outside a command body (``codegraph dashboard`` runs its
+    child without the stores) into Abort, and the handler named ``Abort`` where typer's copy
+    of click has none: an AttributeError traceback instead of one line. (Ctrl+C there is
+    typer's silent exit 130.)"""
+    import codegraph.dashboard.launch
+    from codegraph.cli import main
+
+    def end_of_input(cmd: list[str]) -> int:
+        raise EOFError
+
+    monkeypatch.setattr(codegraph.dashboard.launch, "run", end_of_input)
+    with pytest.raises(SystemExit) as e:
+        main(["dashboard"])
+    assert e.value.code == 2
+    assert [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()] == ["error: interrupted (end of input)"]

@@ -48,3 +48,16 @@ def test_an_unknown_repo_is_named_as_such(tmp_path: Path) -> None:
     assert _run(env, "index", str(_tree(tmp_path / "src")), "--no-embed").returncode == 0
     for args in (("callers", "f1"), ("impact", "f1"), ("stubs",), ("search", "doc")):
         _one_line(_run(env, *args, "--repo", "nosuchrepo"), 2, "no repository named 'nosuchrepo'", "known: src")
+
+
+def test_every_command_limited_to_a_repo_refuses_an_unknown_one(tmp_path: Path) -> None:
+    # Why: `verify --repo nosuchrepo` said "ok" (exit 0), `triage list` / `triage log` / `issues top`
+    # printed empty tables and `embed` embedded nothing, without a word about the name. Every
+    # command whose --repo limits the answer to an indexed repository (RepoOpt) checks it first.
+    env = _env(tmp_path, "embedded")
+    assert _run(env, "index", str(_tree(tmp_path / "src")), "--no-embed").returncode == 0
+    for args in (("verify",), ("embed",), ("stats",), ("freshness",), ("baseline",), ("triage", "list"),
+                 ("triage", "log"), ("triage", "show", "x"), ("issues", "top"), ("issues", "mentions", "f1"),
+                 ("issues", "radius", "f1")):
+        _one_line(_run(env, *args, "--repo", "nosuchrepo"), 2, "no repository named 'nosuchrepo'", "known: src")
+    assert _run(env, "verify", "--repo", "src").returncode == 0  # a known name still answers
