@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from codegraph.cli_console import LazyConsole, esc, rich_table
+from codegraph.cli_console import LazyConsole, esc
 from codegraph.core.errors import BadInput, CodegraphError, StoreUnavailable
 
 if TYPE_CHECKING:
@@ -497,7 +497,7 @@ def search(
     carries its graph context (callers, callees, endpoints, tables; readers of a table or key)."""
 
     def body(ctx: Stores) -> None:
-        from codegraph.api.answers import context_line, search_answer
+        from codegraph.api.answers import search_answer
 
         res = None if workspace else _search_on_server(ctx.settings, text, k, repo, kind)
         if res is None:  # no server running (or it did not answer): in this process
@@ -505,18 +505,9 @@ def search(
         if as_json:
             emit_json(res)
             return
-        t = rich_table(title=f"search: {text} ({res['mode']})")
-        for col in ("#", "kind", "name", "repo", "file:line", "score", "bm25", "knn", "context"):
-            t.add_column(col, overflow="fold")
-        for i, h in enumerate(res["hits"], 1):
-            t.add_row(str(i), f"{h['content']}/{h['kind']}", esc(h["qualified_name"] or h["file"]), h["repo"],
-                      esc(f"{h['file']}:{h['line']}"), f"{h['score']:.4f}", str(h["bm25_rank"] or "-"),
-                      str(h["knn_rank"] or "-"), esc(context_line(h)))
-        console.print(t)
-        if res.get("reason"):
-            console.print(f"[yellow]{esc(res['reason'])}[/yellow]")
-        steps = ", ".join(f"{s['name']} {s['ms']:.1f} ms" for s in res["steps"])
-        console.print(f"[dim]steps: {steps}[/dim]")
+        from codegraph.cli_render import print_search
+
+        print_search(console, res, text)
 
     _run(body)
 

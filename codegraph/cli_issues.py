@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from codegraph.cli import JsonOpt, RepoOpt, console, emit_json, path_value
-from codegraph.cli_console import rich_table
+from codegraph.cli_console import esc, print_rows
 
 StateOpt = Annotated[str, typer.Option("--state", help="open | closed | all")]
 NameOpt = Annotated[str, typer.Option("--repo", "-r", help="The indexed repository the issues belong to.")]
@@ -39,15 +39,10 @@ def _print_summary(s: Any) -> None:
 
 
 def _print_refs(refs: list[Any], title: str, with_depth: bool = False) -> None:
-    t = rich_table(title=title)
     cols = ["#", "state", "title", "mentions"] + (["depth"] if with_depth else []) + ["where", "url"]
-    for col in cols:
-        t.add_column(col, overflow="fold")
-    for r in refs:
-        row = [str(r.number), r.state, r.title, r.mentioned + (" (ambiguous)" if r.ambiguous else "")]
-        row += [str(r.depth)] if with_depth else []
-        t.add_row(*row, ", ".join(r.where), r.url)
-    console.print(t)
+    rows = [[str(r.number), r.state, esc(r.title), esc(r.mentioned + (" (ambiguous)" if r.ambiguous else "")),
+             *([str(r.depth)] if with_depth else []), esc(", ".join(r.where)), esc(r.url)] for r in refs]
+    print_rows(console, cols, rows, title=title, whole=("#", "where", "url"), own_lines=("where", "url"))
     if not refs:
         console.print("no issue found (import them with `codegraph issues import`)")
 
@@ -132,13 +127,10 @@ def register(app: typer.Typer, run: Callable[[Callable[[Any], None]], None]) -> 
             if as_json:
                 emit_json(rows)
                 return
-            t = rich_table(title="most discussed")
-            for col in ("issues", "open", "symbol / file", "kind", "repo", "where", "issue numbers"):
-                t.add_column(col, overflow="fold")
-            for r in rows:
-                t.add_row(str(r.issues), str(r.open_issues), r.name, r.kind, r.repo, f"{r.file}:{r.line}",
-                          ", ".join(f"#{n}" for n in r.numbers[:10]))
-            console.print(t)
+            print_rows(console, ["issues", "open", "symbol / file", "kind", "repo", "where", "issue numbers"],
+                       [[str(r.issues), str(r.open_issues), esc(r.name), r.kind, esc(r.repo), esc(f"{r.file}:{r.line}"),
+                         ", ".join(f"#{n}" for n in r.numbers[:10])] for r in rows],
+                       title="most discussed", whole=("where",), own_lines=("where",))
 
         run(body)
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from rich.markup import escape as esc
 from rich.table import Table
 
+from codegraph.cli_console import print_rows
 from codegraph.core.models import location
 
 if TYPE_CHECKING:
@@ -81,17 +82,16 @@ def print_impact(console: Console, res: ImpactResult, title: str) -> None:
         n = w["node"]
         console.print(f"  widened: {esc(n.qualified_name)} {esc(location(n.file, n.line))} ({esc(w['reason'])})", highlight=False)
     if res.callers:
-        t = Table(show_lines=False)
         # Answers spanning repositories (workspaces) say each caller's repo.
         many = len({c.node.repo for c in res.callers} | {tg.repo for tg in res.targets}) > 1
-        for col in ("depth", "caller", *(("repo",) if many else ()), "kind", "via", "evidence", "resolution", "path"):
-            t.add_column(col, overflow="fold")
+        rows = []
         for c in res.callers:
             more = f" (+{len(c.sites) - 1} more sites)" if len(c.sites) > 1 else ""
-            t.add_row(str(c.depth), esc(c.node.qualified_name + (" [test]" if c.is_test else "")),
-                      *((esc(c.node.repo),) if many else ()), c.node.kind, c.via,
-                      esc(f"{c.evidence_file}:{c.evidence_line}{more}"), c.resolution, esc(" -> ".join(c.path)))
-        console.print(t)
+            rows.append([str(c.depth), esc(c.node.qualified_name + (" [test]" if c.is_test else "")),
+                         *((esc(c.node.repo),) if many else ()), c.node.kind, c.via,
+                         esc(f"{c.evidence_file}:{c.evidence_line}{more}"), c.resolution, esc(" -> ".join(c.path))])
+        print_rows(console, ["depth", "caller", *(("repo",) if many else ()), "kind", "via", "evidence", "resolution",
+                             "path"], rows, whole=("depth", "evidence"), own_lines=("evidence", "path"))
         if many and res.by_repo:
             console.print("callers per repo: " + esc(", ".join(f"{r} {n}" for r, n in sorted(res.by_repo.items()))),
                           highlight=False)
@@ -128,3 +128,19 @@ def print_impact(console: Console, res: ImpactResult, title: str) -> None:
                           f"(run codegraph index)[/yellow]", highlight=False)
     console.print(f"[dim]steps: {', '.join(f'{s.name} {s.ms:.1f} ms' for s in res.steps)}[/dim]")
     console.print(f"[dim]{res.notice}[/dim]")
+
+
+def print_search(console: Console, res: dict[str, Any], text: str) -> None:
+    """Human rendering of a search answer (``codegraph.api.answers.search_answer``)."""
+    from codegraph.api.answers import context_line
+
+    rows = [[str(i), f"{h['content']}/{h['kind']}", esc(h["qualified_name"] or h["file"]), esc(h["repo"]),
+             esc(f"{h['file']}:{h['line']}"), f"{h['score']:.4f}", str(h["bm25_rank"] or "-"),
+             str(h["knn_rank"] or "-"), esc(context_line(h))] for i, h in enumerate(res["hits"], 1)]
+    print_rows(console, ["#", "kind", "name", "repo", "file:line", "score", "bm25", "knn", "context"], rows,
+               title=f"search: {esc(text)} ({res['mode']})", whole=("#", "file:line", "score"),
+               own_lines=("file:line", "context"))
+    if res.get("reason"):
+        console.print(f"[yellow]{esc(res['reason'])}[/yellow]")
+    steps = ", ".join(f"{s['name']} {s['ms']:.1f} ms" for s in res["steps"])
+    console.print(f"[dim]steps: {steps}[/dim]")

@@ -47,3 +47,59 @@ def test_usage_error_is_plain_lines(tmp_path: Path) -> None:
     # One line (docs/hardening.md, "CLI errors"), naming where the help is.
     assert r.stderr.splitlines() == ["error: No such option: --no-such-option (see `codegraph refresh --help`)"]
     assert "╭" not in r.stderr and "│" not in r.stderr  # no box drawn around it
+
+
+def _in_terminal(args: list[str], env: dict[str, str], cols: int) -> tuple[int, str]:
+    """(exit code, text) of the CLI run in a pseudo-terminal ``cols`` columns wide, escape
+    codes removed: what a person sees in a narrow terminal window."""
+    import fcntl
+    import os
+    import pty
+    import re
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, cols, 0, 0))
+    p = subprocess.Popen([*CLI, *args], env={**env, "COLUMNS": str(cols), "TERM": "xterm"},
+                         stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the child closed its side
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    code = p.wait(timeout=300)
+    return code, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.decode("utf-8", "replace")).replace("\r", "")
+
+
+def test_file_line_stays_one_piece_in_a_narrow_terminal(tmp_path: Path) -> None:
+    # Why: in an 80-column terminal the impact and search tables folded `file:line` over
+    # several lines, so it could not be clicked or copied. A table that does not fit with
+    # every word whole is printed one record per row instead, file:line on a line of its own.
+    from tests.cli.test_error_lines import _env
+
+    env = _env(tmp_path, "embedded")
+    root = tmp_path / "src"
+    (root / "orders").mkdir(parents=True)
+    rel = "orders/a_module_with_a_long_name_for_narrow_terminals.py"
+    (root / rel).write_text("def helper():\n    return 1\n\n\n"
+                            "def caller_of_the_helper_function():\n    return helper()\n")
+    assert subprocess.run([*CLI, "index", str(root), "--no-embed"], env=env, capture_output=True,
+                          timeout=300).returncode == 0
+    for args, where in ((["impact", "helper"], f"evidence: {rel}:6"), (["search", "helper"], f"file:line: {rel}:1")):
+        code, text = _in_terminal(args, env, cols=80)
+        assert code == 0, text
+        assert f"    {where}" in text.splitlines(), text  # one piece, on a line of its own
+        assert "┃" not in text, text  # no table squeezed into 80 columns
+    for args, where in ((["impact", "helper"], f"{rel}:6"), (["search", "helper"], f"{rel}:1")):
+        code, text = _in_terminal(args, env, cols=220)  # wide enough: the table, location in its cell
+        assert code == 0, text
+        lines = text.splitlines()
+        assert "┃" in text and any(where in ln and "│" in ln for ln in lines), text
+        assert max(len(ln) for ln in lines) <= 220, text
