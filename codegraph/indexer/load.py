@@ -152,6 +152,7 @@ def _chunks(fresh: dict[str, FileExtraction], root: Path, run: JsonlRun, s: Inde
     """Search chunks of the fresh files whose sources are here, inside the root, and
     exactly the bytes that were extracted."""
     from codegraph.indexer.chunks import chunks_for_file
+    from codegraph.indexer.source_text import decode_source
 
     msgs, skipped = s.messages, s.skipped
     try:
@@ -183,5 +184,5 @@ def _chunks(fresh: dict[str, FileExtraction], root: Path, run: JsonlRun, s: Inde
         if file_hash(data) != fx.file.content_hash:
             msgs.append(f"{p}: source differs from the extraction (content_hash), no search chunks")
             continue
-        out.extend(chunks_for_file(fx, data.decode("utf-8", errors="replace")))
+        out.extend(chunks_for_file(fx, decode_source(data, fx.file.language)))
     return out

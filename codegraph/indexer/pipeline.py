@@ -116,8 +116,9 @@ def _extract_job(args: tuple[str, str, str, str, bool]) -> tuple[FileExtraction,
     if want_chunks:
         from codegraph.core.retrieval import chunk_terms
         from codegraph.indexer.chunks import chunks_for_file
+        from codegraph.indexer.source_text import decode_source
 
-        chunks = chunks_for_file(fx, data.decode("utf-8", "replace"))
+        chunks = chunks_for_file(fx, decode_source(data, language))  # PEP 263 cookies honoured
         for c in chunks:  # BM25 terms split here, in parallel, not in the main process
             c.terms = chunk_terms(c)
     return fx, chunks
