@@ -107,7 +107,7 @@ def test_triage_errors_are_one_line_with_exit_2(src: Path) -> None:
     out = cg("triage", "undo", "save", code=2)
     assert "no active triage decision on 'save'" in out
     out = cg("triage", "ignore", "x", "--repo", "nope", code=2)
-    assert "no repository named 'nope' in the graph (known: app)" in out  # checked before the command (cli._known_scope)
+    assert "no repository named 'nope' in the graph (known: app)" in out  # checked before the command (cli_errors._known_scope)
     cg("triage", "ignore", "save")
     out = cg("triage", "show", "save", code=2)
     assert "no unresolved symbol 'save' in repo app" in out
