@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
+from operator import attrgetter
 from pathlib import Path
 
 from codegraph.core.models import FileRecord, stable_hash
@@ -54,11 +55,14 @@ def extract_source(repo: str, path: str, language: str, source: bytes) -> FileEx
     return fx
 
 
+_REF_ORDER = attrgetter("line", "type", "target_identifier", "source_qualified_name")
+
+
 def _sort_references(refs: list[Reference]) -> None:
     """Sort by (line, type, target, source, repr of the sorted extra): the repr, the costly
     part, is computed only where the first four tie (a stable sort by them, then each run
     of ties by the repr, orders exactly as the five-part key does)."""
-    refs.sort(key=lambda r: (r.line, r.type, r.target_identifier, r.source_qualified_name))
+    refs.sort(key=_REF_ORDER)
     i, n = 0, len(refs)
     while i < n:
         a = refs[i]

@@ -65,12 +65,14 @@ class CallsMixin:
         before = len(self.refs)
         scope = self.scope_at(call.start_byte)
         self.on_call_inner(scope, call, fn)
+        if call is not fn and self.injected(scope, call, fn):
+            self.on_inject(scope, call)
+            return
+        if len(self.refs) == before:
+            return  # no callee: nothing to hand an argument to
         if call is fn:
             args = None
         else:
-            if self.injected(scope, call, fn):
-                self.on_inject(scope, call)
-                return
             args = call.child_by_field_name("arguments")
             if args is None or args.type != "argument_list":
                 return
@@ -80,8 +82,6 @@ class CallsMixin:
                     break
             else:
                 return  # nothing handed over that could be a function
-        if len(self.refs) == before:
-            return
         callees = [r["candidates"] for r in (ref.extra for ref in self.refs[before:] if ref.type == CALLS)
                    if r.get("candidates") and not r.get("optional")]
         if not callees:

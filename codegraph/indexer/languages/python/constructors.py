@@ -27,6 +27,7 @@ class ConstructorsMixin:
     """Constructor-argument types of the Python extractor (see module doc)."""
 
     caps: dict[str, list[Node]]
+    call_fns: list[tuple[Node, Node | None]]
 
     def constructor_arg_type(self, fn: _Scope, name: str, index: int | None, default: Node | None) -> Any:
         """Type of parameter ``name`` (positional ``index``) of ``fn`` when ``fn`` is the
@@ -35,6 +36,10 @@ class ConstructorsMixin:
         cls = fn.parent
         if index is None or cls is None or cls.kind != "class" or fn.qn != f"{cls.qn}.__init__":
             return None
+        key = ("ctor_arg", id(fn), index)
+        memo = self.memo
+        if key in memo:  # a hit does not build the closure
+            return memo[key]
 
         def compute() -> Any:
             sites = self.constructions(cls)
@@ -52,7 +57,7 @@ class ConstructorsMixin:
                     types.append(self.type_of_expr(sc, arg))
             return self.combine_types(types)
 
-        return memoized(self.memo, self.in_progress, ("ctor_arg", id(fn), index), compute)
+        return memoized(memo, self.in_progress, key, compute)
 
     def constructions(self, cls: _Scope) -> list[tuple[Any, Node]] | None:
         """(scope, call) of every ``Cls(...)`` of this file naming ``cls``; None when a
@@ -87,8 +92,7 @@ class ConstructorsMixin:
         idx = self.memo.get("calls_by_name")
         if idx is None:
             idx = {}
-            for call in self.caps.get("call", ()):
-                fn = call.child_by_field_name("function")
+            for call, fn in self.call_fns:
                 if fn is not None and fn.type == "identifier":
                     idx.setdefault(self.text(fn), []).append(call)
             self.memo["calls_by_name"] = idx

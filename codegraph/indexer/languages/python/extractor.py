@@ -4,7 +4,7 @@ phases, and the reference sink (docs/DESIGN.md#extraction-contract)."""
 from __future__ import annotations
 
 import posixpath
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from tree_sitter import Node
@@ -31,6 +31,7 @@ from codegraph.indexer.records import FileExtraction, Reference
 
 _START = attrgetter("start_byte")
 _END = attrgetter("end_byte")
+_POS_AND_KIND = itemgetter(0, 1)
 
 
 def _document_order(nodes: list[Node]) -> list[Node]:
@@ -64,6 +65,7 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
         self.method_returns: dict[str, dict[str, Any]] = {}  # "Class.method" -> {"returns"}
         self.memo: dict[Any, Any] = {}
         self.chains: dict[int, tuple[Node | None, list[str]]] = {}  # CallsMixin.split_chain
+        self.call_fns: list[tuple[Node, Node | None]] = []  # (call, its "function" child)
         self.in_progress: set[Any] = set()
         self.returns: dict[int, list[tuple[Any, Node]]] = {}
         self.items: dict[tuple[int, str], list[tuple[Node | None, Node, Any, str]]] = {}
@@ -137,15 +139,17 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
             self.on_assign(n, attr_assigns, item_assigns)
         for sc, obj, value, ann in attr_assigns:
             self.on_attr_assign(sc, obj, value, ann)
-        call_nodes = caps.get("call", [])
-        self.collect_items(item_assigns, call_nodes)
+        # (call, callee expression) of every call, the callee looked up once for all passes.
+        self.call_fns = [(n, n.child_by_field_name("function")) for n in caps.get("call", [])]
+        self.collect_items(item_assigns, self.call_fns)
         for sc in self.class_scopes:
             self.emit_extends(sc)
         # Calls and bare decorators in source order, so references read top to bottom.
-        calls = [(n.start_byte, 0, n) for n in call_nodes] + [(n.start_byte, 1, n) for n in caps.get("deco", [])]
-        calls.sort(key=lambda x: (x[0], x[1]))
-        for _, is_deco, n in calls:
-            self.on_call(n, n if is_deco else n.child_by_field_name("function"))
+        calls = [(n.start_byte, 0, n, fn) for n, fn in self.call_fns] + [
+            (n.start_byte, 1, n, n) for n in caps.get("deco", [])]
+        calls.sort(key=_POS_AND_KIND)
+        for _, _, n, fn in calls:
+            self.on_call(n, fn)
         for n in caps.get("deco_call", []):
             self.on_decorator_call(n)
         self.emit_protocols(caps.get("for", []), caps.get("with", []), caps.get("raise", []))

@@ -22,6 +22,8 @@ from codegraph.indexer.languages.python.common import (
 )
 from codegraph.indexer.languages.python.flow import target_parts
 
+_ENTITY_KINDS = frozenset(("def", "mod", "from"))  # bindings that name an entity (_Scope.entities)
+
 
 class _Scope:
     """A module, class, function or lambda. ``named`` is the nearest scope that is a
@@ -41,7 +43,7 @@ class _Scope:
 
     __slots__ = (
         "kind", "qn", "sig", "start", "end", "parent", "named", "names", "attrs", "bases",
-        "base_info", "star", "cls_method",
+        "base_info", "star", "cls_method", "entities", "resolved",
     )
 
     def __init__(self, kind: str, qn: str, sig: str, start: int, end: int, parent: _Scope | None) -> None:
@@ -58,6 +60,8 @@ class _Scope:
         self.base_info: list[tuple[str, list[dict[str, Any]]]] | None = None
         self.star: list[list[str]] = []
         self.cls_method = False
+        self.entities: set[str] = set()  # names bound here by a def, class or import
+        self.resolved: dict[str, tuple[str, Any]] = {}  # TypesMixin.resolve_name's answers here
 
     def bind(self, name: str, binding: tuple[Any, ...]) -> None:
         lst = self.names.get(name)
@@ -65,6 +69,8 @@ class _Scope:
             self.names[name] = [binding]
         else:
             lst.append(binding)
+        if binding[0] in _ENTITY_KINDS:
+            self.entities.add(name)
 
 
 _NODE_START = attrgetter("start_byte")
@@ -169,7 +175,8 @@ class ScopesMixin:
             return None
         name = self.text(name_node)
         owner = parent.named
-        is_class = n.type == "class_definition"
+        ntype = n.type
+        is_class = ntype == "class_definition"
         qn = f"{owner.qn}.{name}"
         params = n.child_by_field_name("superclasses" if is_class else "parameters")
         if is_class:
@@ -178,7 +185,9 @@ class ScopesMixin:
             kind = "method" if owner.kind == "class" else "function"
             sig = ts.signature_hash(kind, qn, self.text(params))
         sc = _Scope("class" if is_class else "function", qn, sig, bstart, n.end_byte, parent)
-        outer = n.parent if n.parent is not None and n.parent.type == "decorated_definition" else None
+        outer = n.parent
+        if outer is not None and outer.type != "decorated_definition":
+            outer = None
         decorators = [c for c in outer.named_children if c.type == "decorator"] if outer is not None else []
         if (qn, sig) not in self.sym_keys:
             self.sym_keys.add((qn, sig))
@@ -188,15 +197,15 @@ class ScopesMixin:
             whole = outer if outer is not None else n
             self.symbols.append(SymbolRecord(
                 repo=self.repo, qualified_name=qn, signature_hash=sig, name=name, kind=kind,
-                language=LANGUAGE, language_kind=n.type, file=self.path,
+                language=LANGUAGE, language_kind=ntype, file=self.path,
                 line=n.start_point[0] + 1, end_line=n.end_point[0] + 1, visibility=visibility(name),
                 content_hash=ts.content_hash(self.src[whole.start_byte:whole.end_byte]),
                 signature=" ".join(head.split())[:SIGNATURE_MAX], docstring=self.docstring(body),
                 parent=owner.qn,
             ))
+        rt = None if is_class else n.child_by_field_name("return_type")
         binding_scope = parent
-        binding_scope.bind(name, ("def", qn, "class" if is_class else "function", sc,
-                                  None if is_class else n.child_by_field_name("return_type")))
+        binding_scope.bind(name, ("def", qn, "class" if is_class else "function", sc, rt))
         if owner.kind == "module" and binding_scope.kind == "module":
             self.def_exports[name] = {"qn": qn}
         if is_class:
@@ -214,14 +223,15 @@ class ScopesMixin:
                     names = self.param_names(p)
                     if not names:
                         continue
-                    if first and owner.kind == "class" and not is_static and p.type in ("identifier", "typed_parameter"):
+                    pt = p.type
+                    if first and owner.kind == "class" and not is_static and pt in ("identifier", "typed_parameter"):
                         sc.bind(names[0], ("self", owner))
                     else:
-                        ann = p.child_by_field_name("type") if p.type in ("typed_parameter", "typed_default_parameter") else None
-                        default = p.child_by_field_name("value") if p.type in ("default_parameter", "typed_default_parameter") else None
+                        ann = p.child_by_field_name("type") if pt in ("typed_parameter", "typed_default_parameter") else None
+                        default = p.child_by_field_name("value") if pt in ("default_parameter", "typed_default_parameter") else None
                         # ("param", annotation, positional index or None for *args/**kw, default)
-                        splat = p.type in ("list_splat_pattern", "dictionary_splat_pattern") or (
-                            p.type == "typed_parameter" and any(
+                        splat = pt in ("list_splat_pattern", "dictionary_splat_pattern") or (
+                            pt == "typed_parameter" and any(
                                 c.type in ("list_splat_pattern", "dictionary_splat_pattern") for c in p.named_children))
                         for nm in names:
                             sc.bind(nm, ("param", ann, None if splat else index, default))
@@ -229,7 +239,6 @@ class ScopesMixin:
                             self.annotations.append((sc, parent, ann))
                         index += 1
                     first = False
-            rt = n.child_by_field_name("return_type")
             if rt is not None:
                 self.annotations.append((sc, parent, rt))
         return sc

@@ -77,10 +77,9 @@ class TypesMixin:
         """What a bare name denotes:
         ("entities", [def/mod/from bindings]) | ("type", type) | ("local", None) |
         ("builtin", None) | ("unbound", None)."""
-        key = (id(scope), name)
-        hit = self.memo.get(key)
+        hit = scope.resolved.get(name)
         if hit is not None:
-            return hit  # type: ignore[no-any-return]
+            return hit
         found = self.lookup(scope, name)
         res: tuple[str, Any]
         if found is None:
@@ -114,7 +113,7 @@ class TypesMixin:
                 finally:
                     self.in_progress.discard(guard)
                 res = ("type", t) if t is not None else ("local", None)
-        self.memo[key] = res
+        scope.resolved[name] = res
         return res
 
     def type_of_assigned(self, scope: _Scope, value: Node | None, ann: Node | None) -> Any:
@@ -159,6 +158,10 @@ class TypesMixin:
         cls = inst[3]
         if cls is None or depth > 8:
             return None
+        key = (id(cls), "." + attr)
+        memo = self.memo
+        if key in memo:  # a hit does not build the closure
+            return memo[key]
 
         def compute() -> Any:
             assigns = cls.attrs.get(attr)
@@ -174,7 +177,7 @@ class TypesMixin:
                         return t
             return None
 
-        return memoized(self.memo, self.in_progress, (id(cls), "." + attr), compute)
+        return memoized(memo, self.in_progress, key, compute)
 
     def type_of_call(self, scope: _Scope, call: Node) -> Any:
         fn = call.child_by_field_name("function")
@@ -291,6 +294,10 @@ class TypesMixin:
         rets = self.returns.get(id(fn))
         if not rets:
             return None
+        key = ("returned", id(fn))
+        memo = self.memo
+        if key in memo:  # a hit does not build the closure
+            return memo[key]
 
         def compute() -> Any:
             t = _combine([self.type_of_expr(sc, r) for sc, r in rets])
@@ -298,7 +305,7 @@ class TypesMixin:
                 t = ("inst", t[1], "receiver_type", t[3], t[4])
             return t
 
-        return memoized(self.memo, self.in_progress, ("returned", id(fn)), compute)
+        return memoized(memo, self.in_progress, key, compute)
 
     @staticmethod
     def entity_qn(ent: tuple[Any, ...], attrs: list[str]) -> str:

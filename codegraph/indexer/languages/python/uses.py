@@ -51,7 +51,7 @@ class UsesMixin:
     src: bytes
 
     def collect_items(self, item_assigns: list[tuple[Any, Node, Node | None, Node | None]],
-                      calls: list[Node]) -> None:
+                      calls: list[tuple[Node, Node | None]]) -> None:
         """Container contents written after creation: ``d[k] = f``, ``d.update({...})``,
         ``ls.append(f)``, ``ls.extend([...])``, ``s.add(f)``, ``d.setdefault(k, f)``."""
         for sc, left, value, _ann in item_assigns:
@@ -60,8 +60,7 @@ class UsesMixin:
                 continue
             self.add_item(sc, self.text(obj), left.child_by_field_name("subscript"), value, "item")
         src = self.src
-        for call in calls:
-            fn = call.child_by_field_name("function")
+        for call, fn in calls:
             if fn is None or fn.type != "attribute" or src[fn.end_byte - 3:fn.end_byte] not in _ITEM_TAILS:
                 continue
             obj = fn.child_by_field_name("object")
@@ -413,7 +412,7 @@ class UsesMixin:
                 if id(sc) in done:
                     continue
                 done.add(id(sc))
-                names.update(k for k, bs in sc.names.items() if any(b[0] in ("def", "mod", "from") for b in bs))
+                names.update(sc.entities)
             self.memo["entity_names"] = names
         return names  # type: ignore[no-any-return]
 
