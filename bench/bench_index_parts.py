@@ -73,21 +73,27 @@ def main() -> None:
     print(f"standard library: {len(fxs)} files, {len(chunks)} chunks, "
           f"{sum(len(f.references) for f in fxs)} references (extracted in {time.perf_counter() - t:.1f} s)")
 
-    memo_words, memo_terms = retrieval._words_of, retrieval._field_terms
+    memo_words, memo_terms, memo_parts = retrieval._words_of, retrieval._field_terms, retrieval._part_words
+    text_field = retrieval.text_identifier_field
 
     def rows_after() -> None:
         memo_words.cache_clear()
         memo_terms.cache_clear()
+        memo_parts.cache_clear()
+        retrieval._TOKEN_TERMS.clear()
         for c in chunks:
             chunk_row(c)
 
-    def rows_before() -> None:
+    def rows_before() -> None:  # no memo: the unwrapped functions, the text's field from identifiers_in
         retrieval._words_of, retrieval._field_terms = memo_words.__wrapped__, memo_terms.__wrapped__
+        retrieval._part_words = memo_parts.__wrapped__
+        retrieval.text_identifier_field = lambda text: retrieval.identifier_field(retrieval.identifiers_in(text))
         try:
             for c in chunks:
                 chunk_row(c)
         finally:
             retrieval._words_of, retrieval._field_terms = memo_words, memo_terms
+            retrieval._part_words, retrieval.text_identifier_field = memo_parts, text_field
 
     from dataclasses import replace
 

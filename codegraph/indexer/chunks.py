@@ -36,18 +36,22 @@ _TOKEN_RE = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_")
 _LONG_WORD_RE = re.compile(r"[^\W\d_]{7,}")  # the words of _TOKEN_RE that count more than one token
 # The same two on ASCII-only text, where re.ASCII classes match in ~60 % of the time.
 # On ASCII characters the classes agree, except that Unicode \s also holds \x1c-\x1f
-# (tests/unit/test_chunks.py checks the counts agree on any ASCII text).
+# (tests/unit/test_term_fast_paths.py checks the counts agree on any ASCII text).
 _TOKEN_ASCII_RE = re.compile(r"[A-Za-z]+|\d+|[^\w\s\x1c-\x1f]|_", re.ASCII)
-_LONG_WORD_ASCII_RE = re.compile(r"[A-Za-z]{7,}", re.ASCII)
+# One match per token unit on ASCII text: a word of n letters costs 1 + (n - 1) // 6 ==
+# ceil(n / 6) tokens, i.e. one per run of up to 6 of its letters; a digit run, a
+# punctuation mark or ``_`` (in the class: not a letter, digit or space) is one.
+# Counting matches is then all the arithmetic, in C (``subn`` builds no list).
+_UNIT_ASCII_RE = re.compile(r"[A-Za-z]{1,6}|\d+|[^A-Za-z0-9\s\x1c-\x1f]", re.ASCII)
+_ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
 def approx_tokens(text: str) -> int:
     """Approximate model token count: one per punctuation mark or digit run, one per
     word plus one per further 6 letters (WordPiece splits long and rare words; on
     stdlib embed texts this is within ~5% of the real count in total)."""
-    # Counted in C where possible: every token is one, long words add (len - 1) // 6.
     if text.isascii():
-        return len(_TOKEN_ASCII_RE.findall(text)) + sum((len(t) - 1) // 6 for t in _LONG_WORD_ASCII_RE.findall(text))
+        return _UNIT_ASCII_RE.subn("", text)[1]
     return len(_TOKEN_RE.findall(text)) + sum((len(t) - 1) // 6 for t in _LONG_WORD_RE.findall(text) if t[0].isalpha())
 
 
@@ -64,20 +68,36 @@ def _take_tokens(lines: Iterable[str], budget: int) -> tuple[list[str], int]:
     out: list[str] = []
     spent = 0
     for raw in lines:
+        left = budget - spent
+        if left < 1:  # no non-empty line fits (each counts at least one token)
+            break
         line = " ".join(raw.split())
         if not line:
             continue
+        if line.isascii():
+            # Counting stops one unit past what is left: a long line costs no more than a short one.
+            n = _UNIT_ASCII_RE.subn("", line, count=left + 1)[1]
+            if n <= left:
+                out.append(line)
+                spent += n
+                continue
+            if left > 3:
+                end, kept = _ascii_cut(line, left)
+                if end:
+                    out.append(line[:end])
+                    spent += kept
+            break
         n = approx_tokens(line)
-        if n <= budget - spent:
+        if n <= left:
             out.append(line)
             spent += n
             continue
-        if budget - spent > 3:
+        if left > 3:
             used, end, kept = 0, 0, 0
             for m in _TOKEN_RE.finditer(line):
                 t = m.group(0)
                 used += 1 + (len(t) - 1) // 6 if t[0].isalpha() else 1
-                if used > budget - spent:
+                if used > left:
                     break
                 end, kept = m.end(), used
             if end:  # a cut at a token's end: the prefix counts exactly the tokens kept
@@ -85,6 +105,21 @@ def _take_tokens(lines: Iterable[str], budget: int) -> tuple[list[str], int]:
                 spent += kept
         break
     return out, spent
+
+
+def _ascii_cut(line: str, left: int) -> tuple[int, int]:
+    """(end, tokens) of the longest prefix of whole tokens of ``line`` (ASCII, spaces
+    collapsed, more than ``left`` tokens) that counts at most ``left`` tokens."""
+    m = next(islice(_UNIT_ASCII_RE.finditer(line), left - 1, None))  # the left-th unit
+    end = m.end()
+    if end == len(line) or line[end] not in _ASCII_LETTERS or line[m.start()] not in _ASCII_LETTERS:
+        return end, left  # that unit ends a token
+    # It ends inside a word, whose earlier units are all 6 letters long: keep the tokens
+    # before the word, without the one space that may separate them from it.
+    head = line[:m.start()]
+    start = len(head.rstrip(_ASCII_LETTERS))
+    kept = left - (end - start) // 6
+    return (start - 1 if start and line[start - 1] == " " else start), kept
 
 
 def _docstring_lines(doc: str, limit: int = 3) -> list[str]:
@@ -134,16 +169,20 @@ def _norm(line: str) -> str:
 
 def _body_after(lines: list[str], signature: str, docstring: str) -> Iterator[str]:
     """Source lines after the signature (however many lines it spans, decorators
-    included), without the docstring's lines. Lazy: embed_text_for reads only the first
-    few (EMBED_TOKENS); normalising every line of every body was ~15 % of the CPU of
-    chunk building on the standard library."""
+    included), without the docstring's lines. Lazy, the set-up included: embed_text_for
+    reads only the first few (EMBED_TOKENS), and often none (the signature and docstring
+    spend the budget); normalising every line of every body, or of every docstring, was
+    ~15 % of the CPU of chunk building on the standard library."""
     sig_len = len("".join(signature.split()))
     seen, i = 0, 0
     while i < len(lines) and seen < sig_len:
         seen += len("".join(lines[i].split()))
         i += 1
     doc = {_norm(d) for d in docstring.splitlines()}
-    return (ln for ln in islice(lines, max(i, 1), None) if (n := _norm(ln)) and n not in doc)
+    for ln in islice(lines, max(i, 1), None):
+        n = _norm(ln)
+        if n and n not in doc:
+            yield ln
 
 
 def _class_text(sym: SymbolRecord, src_lines: list[str], members: list[SymbolRecord]) -> str:

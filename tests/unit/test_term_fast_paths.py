@@ -60,3 +60,111 @@ def test_stable_hash_is_the_sha1_of_each_part_then_a_separator(parts: list[str])
         h.update(p.encode("utf-8", "surrogatepass"))
         h.update(b"\x1f")
     assert stable_hash(*parts) == h.hexdigest()[:16]
+
+
+# -- chunk building and BM25 terms: each fast path against the code it replaced ------------
+
+WORDY = st.text(alphabet=st.sampled_from("aAbZzqQ09_ .$#(\t\x1c" + "é"), max_size=60)
+
+
+def reference_camel_words(part: str) -> list[str]:
+    """The per-character case-change split (before the ASCII regex)."""
+    words: list[str] = []
+    start = 0
+    for i in range(1, len(part)):
+        prev, cur = part[i - 1], part[i]
+        nxt = part[i + 1] if i + 1 < len(part) else ""
+        if (cur.isupper() and (prev.islower() or prev.isdigit())) or (cur.isupper() and prev.isupper() and nxt.islower()):
+            words.append(part[start:i])
+            start = i
+    words.append(part[start:])
+    return [w for w in words if w]
+
+
+def reference_words(identifier: str) -> tuple[str, ...]:
+    out: dict[str, None] = {}
+    for part in retrieval._PART_SPLIT_RE.split(identifier):
+        for w in reference_camel_words(part):
+            out[w.lower()] = None
+    return tuple(out)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(ASCII, WORDY, st.text(max_size=30)))
+@example("HTTPServerError")
+@example("utf8Decode")
+@example("aB1Cd")
+@example("ABc")
+@example("A")
+@example("")
+@example("berechneGröße")
+def test_words_split_as_the_per_character_loop(identifier: str) -> None:
+    assert retrieval._camel_words(identifier) == reference_camel_words(identifier)
+    retrieval._words_of.cache_clear()
+    assert retrieval._words_of(identifier) == reference_words(identifier)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(ASCII, WORDY, st.text(max_size=80)), st.sampled_from([1, 2, 3, 2000]))
+@example("self.x = self.x or def_ if Foo.Bar_baz else None", 2000)
+@example("a bb ccc bb a ccc", 2)
+def test_text_identifier_field_is_the_field_of_identifiers_in(text: str, limit: int) -> None:
+    retrieval._TOKEN_TERMS.clear()
+    want = retrieval.identifier_field(retrieval.identifiers_in(text, limit))
+    assert retrieval.text_identifier_field(text, limit) == want
+    assert retrieval.text_identifier_field(text, limit) == want  # from the filled cache too
+
+
+def reference_take_tokens(lines: list[str], budget: int) -> tuple[list[str], int]:
+    """_take_tokens before the ASCII unit pattern: a Python loop over every token."""
+    out: list[str] = []
+    spent = 0
+    for raw in lines:
+        line = " ".join(raw.split())
+        if not line:
+            continue
+        n = unicode_tokens(line)
+        if n <= budget - spent:
+            out.append(line)
+            spent += n
+            continue
+        if budget - spent > 3:
+            used, end, kept = 0, 0, 0
+            for m in chunks._TOKEN_RE.finditer(line):
+                t = m.group(0)
+                used += 1 + (len(t) - 1) // 6 if t[0].isalpha() else 1
+                if used > budget - spent:
+                    break
+                end, kept = m.end(), used
+            if end:
+                out.append(line[:end])
+                spent += kept
+        break
+    return out, spent
+
+
+LINE = st.one_of(st.text(alphabet=st.sampled_from("abcdefgh XY_9.(\t\x1c"), max_size=80), ASCII,
+                 st.text(max_size=40))
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(LINE, max_size=6), st.integers(min_value=-5, max_value=70))
+@example(["abcdefghijklm nopqrstuvwxyz abc"], 4)
+@example(["x abcdefghijklmnopqrstuvwxyz"], 4)
+@example(["abcdef abcdefabcdef", "tail"], 4)
+@example(["  ", "abcdefg", "(x)"], 5)
+def test_take_tokens_cuts_as_the_token_loop(lines: list[str], budget: int) -> None:
+    assert chunks._take_tokens(iter(lines), budget) == reference_take_tokens(lines, budget)
+
+
+@given(st.lists(LINE, max_size=8), st.text(max_size=10), st.text(max_size=60))
+@example(["def f(x):", '    """Doc line."""', "    return x"], "def f(x):", "Doc line.")
+def test_body_after_is_lazy_and_keeps_the_lines_outside_the_docstring(lines: list[str], signature: str,
+                                                                      docstring: str) -> None:
+    doc = {chunks._norm(d) for d in docstring.splitlines()}
+    sig_len, seen, i = len("".join(signature.split())), 0, 0
+    while i < len(lines) and seen < sig_len:
+        seen += len("".join(lines[i].split()))
+        i += 1
+    want = [ln for ln in lines[max(i, 1):] if (n := chunks._norm(ln)) and n not in doc]
+    assert list(chunks._body_after(lines, signature, docstring)) == want
