@@ -43,6 +43,11 @@ SYMBOLS_PER_TX = 5000  # import_files: files are grouped until this many symbols
 FILES_PER_TX = 500
 
 
+# Sessions writing the batches of a first load at once (Neo4jWrites._create_batches): on two
+# cores one writer left a core idle while the server ran each batch's queries and commit.
+FIRST_LOAD_WRITERS = 2
+
+
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 

@@ -6,7 +6,7 @@ Every call is one or more explicit write transactions: all or nothing.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -27,7 +27,16 @@ from codegraph.core.models import (
     RepoRecord,
     repo_uid,
 )
-from codegraph.core.neo4j_schema import EDGES_PER_QUERY, ENTITY, ROWS_PER_QUERY, _chunks, _edge_props, _flat, _ident
+from codegraph.core.neo4j_schema import (
+    EDGES_PER_QUERY,
+    ENTITY,
+    FIRST_LOAD_WRITERS,
+    ROWS_PER_QUERY,
+    _chunks,
+    _edge_props,
+    _flat,
+    _ident,
+)
 from codegraph.core.neo4j_session import Neo4jSession
 
 
@@ -142,24 +151,43 @@ class Neo4jWrites(Neo4jSession):
 
     def _create_batches(self, repo: str, batches: list[list[tuple[int, FileImport]]], owner: dict[str, int],
                         progress: Callable[[int, int], None] | None, total: int) -> list[tuple[str, str, int]]:
-        """First load: one CREATE transaction per batch (codegraph.core.neo4j_load). The next
-        batch's parameters are built on a helper thread while the server writes and commits
-        this one (the main thread only waits on the socket then). Returns the DECLARES left
-        for ``create_declares``."""
+        """First load: one CREATE transaction per batch (codegraph.core.neo4j_load), written by
+        ``FIRST_LOAD_WRITERS`` sessions at once. The batches of a first load share no node (each
+        symbol uid is created by the batch of its owner, the extra DECLARES come after every
+        batch), so their transactions do not wait on each other, and while the server writes and
+        commits one batch the next one's parameters are built and sent by the other writer.
+        ``progress`` counts batches in order. When one fails, the batches not started are
+        cancelled and its error is raised once the running ones end (a first load is not one
+        transaction: the Repo node stays 'running' until the run completes). Returns the DECLARES
+        left for ``create_declares``."""
+        def write(b: list[tuple[int, FileImport]]) -> list[tuple[str, str, int]]:
+            this = neo4j_load.prepare_batch(b, owner, _flat, ROWS_PER_QUERY)
+            self._write(lambda tx: neo4j_load.create_batch(tx, repo, this))
+            return this.later
+
         later: list[tuple[str, str, int]] = []
         done = 0
-        with ThreadPoolExecutor(1) as prep:
-            def prepared(k: int) -> Future[neo4j_load.Batch]:
-                return prep.submit(neo4j_load.prepare_batch, batches[k], owner, _flat, ROWS_PER_QUERY)
-            upcoming = prepared(0) if batches else None
-            for k, b in enumerate(batches):
-                this = upcoming.result() if upcoming else neo4j_load.prepare_batch(b, owner, _flat, ROWS_PER_QUERY)
-                upcoming = prepared(k + 1) if k + 1 < len(batches) else None
-                self._write(lambda tx, this=this: neo4j_load.create_batch(tx, repo, this))
-                later.extend(this.later)
-                done += len(b)
-                if progress:
-                    progress(done, total)
+        todo = iter(batches)
+        with ThreadPoolExecutor(FIRST_LOAD_WRITERS) as pool:
+            # One batch queued behind each writer, so a writer that ends picks the next at once.
+            pending: deque[tuple[int, Future[list[tuple[str, str, int]]]]] = deque()
+
+            def top_up() -> None:
+                while len(pending) < 2 * FIRST_LOAD_WRITERS and (b := next(todo, None)) is not None:
+                    pending.append((len(b), pool.submit(write, b)))
+            top_up()
+            try:
+                while pending:
+                    n, fut = pending.popleft()
+                    later.extend(fut.result())
+                    top_up()
+                    done += n
+                    if progress:
+                        progress(done, total)
+            except BaseException:
+                for _, f in pending:
+                    f.cancel()
+                raise
         return later
 
     def _import_batch(self, tx: neo4j.Transaction, repo: str, batch: list[FileImport]) -> None:
