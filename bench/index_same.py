@@ -9,7 +9,8 @@ Compared: the graph's nodes (uid, label, key columns, props without the run's cl
 fields) and edges (type, source, target, evidence file:line, resolution, extra); the search
 index's chunk rows (every column, the BM25 term fields included) and, for a fixed list of
 queries, the BM25 top 20 with their scores; FTS5's own ``integrity-check`` of each field
-index. The other revision runs from ``git archive`` with ``PYTHONPATH`` (as in
+index; the indexer state's rows (extractions, resolution keys and counts, stats, the
+snapshot's names; blobs decoded). The other revision runs from ``git archive`` with ``PYTHONPATH`` (as in
 ``bench/extract_same.py``). Prints counts, the first differences and ``identical`` or the
 number of differences; exit status 1 when anything differs.
 """
@@ -24,6 +25,7 @@ import sys
 import sysconfig
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 from extract_same import _base_env, unpack
@@ -92,6 +94,36 @@ def dump(home: Path) -> dict[str, set[str] | list[str]]:
     out["FTS5 integrity-check"] = checks
     idx.close()
     s.close()
+    out.update(dump_state(home))
+    return out
+
+
+def dump_state(home: Path) -> dict[str, set[str]]:
+    """The indexer state's rows (``codegraph.indexer.state``), blobs decoded with this
+    checkout's readers, the run's clock columns left out."""
+    from codegraph.indexer.state import _plain, decode, decode_blob, decode_references
+
+    def j(v: object) -> str:
+        return json.dumps(v, sort_keys=True, ensure_ascii=False, default=repr)
+
+    st = sqlite3.connect(home / "state.db")
+    out: dict[str, set[str]] = {}
+    out["state file_state"] = {j([r, p, c, e, _plain(decode(b))]) for r, p, c, e, b in st.execute(
+        "SELECT repo, path, content_hash, edges_hash, extraction FROM file_state")}
+    out["state file_refs"] = {j([r, p, _plain(decode_references(b))]) for r, p, b in st.execute(
+        "SELECT repo, path, refs FROM file_refs")}
+    out["state resolve_deps"] = {j(list(row)) for row in st.execute("SELECT repo, key, path FROM resolve_deps")}
+    out["state resolve_files"] = {j([r, p, json.loads(c), zlib.decompress(d).decode()]) for r, p, c, d in st.execute(
+        "SELECT repo, path, counts, deps FROM resolve_files")}
+    out["state resolve_repo"] = {j([r, decode_blob(b)]) for r, b in st.execute("SELECT repo, blob FROM resolve_repo")}
+    out["state repo rows"] = {j(list(row)) for row in st.execute(
+        "SELECT repo, root, extractor_version, fingerprint, commit_sha FROM repo_state")} | \
+        {j(["format", *row]) for row in st.execute("SELECT repo, format FROM repo_format")}
+    out["state file_stat"] = {j(list(row)) for row in st.execute(
+        "SELECT repo, path, size, mtime_ns, ctime_ns, ino FROM file_stat")}
+    out["state snapshot names"] = {j([r, sorted(set(zlib.decompress(b).decode().split("\n")) - {""})])
+                                   for r, b in st.execute("SELECT repo, symbols FROM snapshot_symbols")}
+    st.close()
     return out
 
 

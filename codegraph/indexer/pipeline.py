@@ -48,6 +48,7 @@ from codegraph.indexer.records import FileExtraction
 from codegraph.indexer.resolve import Decision
 from codegraph.indexer.search_writes import fork_ok, start_forked, wait_forked
 from codegraph.indexer.state import RepoState, StateCorrupt, StateStore
+from codegraph.indexer.state_writes import ForkedSave, save_forked
 from codegraph.indexer.workers import worker_pool
 
 log = logging.getLogger(__name__)
@@ -433,9 +434,19 @@ def _write_search(search: SearchIndex, repo: str, fresh: dict[str, FileExtractio
 
 def _apply(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future[tuple[int, float]] | None
            ) -> IndexSummary:
+    saver: list[ForkedSave] = []  # the state save forked beside the edge writes, when it is
+    try:
+        return _apply_run(plan, graph, state, written, saver)
+    finally:
+        for f in saver:
+            f.close()  # rolls back when the run did not get to commit it
+
+
+def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future[tuple[int, float]] | None,
+               saver: list[ForkedSave]) -> IndexSummary:
     s, root, repo, fresh = plan.summary, plan.root, plan.repo, plan.fresh
     removed, current, known, decisions = plan.removed, plan.current, plan.known, plan.decisions
-    rebuild, fingerprint, tick, t0, pages = plan.rebuild, plan.fingerprint, plan.progress, plan.t0, plan.pages
+    rebuild, tick, t0, pages = plan.rebuild, plan.progress, plan.t0, plan.pages
     graph_changed = bool(fresh or removed)
 
     # Load: file-scoped diff per changed file, removal of vanished files.
@@ -517,6 +528,11 @@ def _apply(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future
             targets_moved = p not in fresh and any(e.target in moved_targets for e in res.edges.get(p, ()))
             if (p in fresh or known.get(p, ("", ""))[1] != h or targets_moved) and p not in moved_paths:
                 rewrite.append(p)
+        if save_forked(state, len(fresh) + s.resolved_files):
+            # Every row of the state is known now: a child writes them while the edges go
+            # into the graph, and commits where the save was (codegraph.indexer.state_writes).
+            saver.append(ForkedSave(state, _repo_state(plan, now), fresh, removed, edges_hashes, resolved.state,
+                                    stats=plan.stats))
         for i in range(0, len(rewrite), LOAD_BATCH):
             part = rewrite[i:i + LOAD_BATCH]
             graph.replace_edges(repo, part, [e for p in part for e in res.edges.get(p, [])])
@@ -533,8 +549,11 @@ def _apply(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future
     s.timings["search"] = time.perf_counter() - t
 
     t = time.perf_counter()  # "save": state, counts, snapshot, the Repo node
-    state.save(RepoState(repo, str(root), EXTRACTOR_VERSION, fingerprint, s.commit, now), fresh, removed,
-               edges_hashes, resolved.state if resolved is not None else None, stats=plan.stats)
+    if saver:
+        saver[0].commit()
+    else:
+        state.save(_repo_state(plan, now), fresh, removed, edges_hashes,
+                   resolved.state if resolved is not None else None, stats=plan.stats)
     counts = graph.counts(repo)  # once: the snapshot and the summary both read it
     if graph_changed:
         from codegraph.core.baselines import take_snapshot
@@ -557,6 +576,10 @@ def _apply(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future
              "%d stubs in %.2fs", repo, s.files, s.changed, s.removed, s.extract_failures, s.symbols, s.edges,
              s.stubs, s.timings["total"])
     return s
+
+
+def _repo_state(plan: LoadPlan, now: str) -> RepoState:
+    return RepoState(plan.repo, str(plan.root), EXTRACTOR_VERSION, plan.fingerprint, plan.summary.commit, now)
 
 
 def default_repo_name(root: Path) -> str:

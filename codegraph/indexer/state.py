@@ -20,7 +20,9 @@ from __future__ import annotations
 import json
 import marshal
 import sqlite3
+import weakref
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -234,12 +236,16 @@ def _decode_or_raise(repo: str, path: str, blob: bytes, fn: Any = decode) -> Any
         raise StateCorrupt(f"the indexer state of {repo}:{path} cannot be read ({type(e).__name__})") from e
 
 
+_OPEN: weakref.WeakSet[StateStore] = weakref.WeakSet()  # stores of this process with a connection open
+
+
 class StateStore:
     """``notice``: one line when the state file could not be opened and was moved aside."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._key = str(path.resolve())
+        self.path = path
         self.notice: str | None = None
         try:
             self._open(path)
@@ -265,6 +271,23 @@ class StateStore:
         except sqlite3.DatabaseError:
             self.conn.close()
             raise
+        _OPEN.add(self)
+
+    def release_for_fork(self) -> bool:
+        """Before a child made by ``fork`` writes this file (``codegraph.indexer.state_writes``):
+        True after closing this store's connection (``reopen`` opens it again; using it
+        before raises ``sqlite3.ProgrammingError``) when no other store of this process has
+        the file open; False, and nothing closed, otherwise (SQLite: a connection must not
+        cross a fork, and the child must not find the file open in its process)."""
+        if any(s is not self and s._key == self._key for s in list(_OPEN)):
+            return False
+        self.close()
+        return True
+
+    def reopen(self) -> None:
+        """Open the connection ``release_for_fork`` closed (the file's rows as committed now)."""
+        if self not in _OPEN:
+            self._open(self.path)
 
     def stale_format(self, repo: str) -> bool:
         """True when the repo's rows were written in an older layout (STATE_FORMAT)."""
@@ -359,11 +382,14 @@ class StateStore:
         edges_hashes: dict[str, str],
         resolution: ResolveState | None = None,
         stats: dict[str, tuple[int, int, int, int, int]] | None = None,
+        before_commit: Callable[[], None] | None = None,
     ) -> None:
         """Record a successful run in one transaction (with what the resolution looked up,
         when given). ``stats``: path -> (size, mtime_ns, ctime_ns, inode, seen_ns) of the files
         this run read and hashed (``trusted_stats``); a changed or removed file without one
-        loses its stored stat (its content hash came from elsewhere, e.g. a JSONL load)."""
+        loses its stored stat (its content hash came from elsewhere, e.g. a JSONL load).
+        ``before_commit``: called with every row written, before the commit; what it
+        raises rolls the transaction back (``codegraph.indexer.state_writes``)."""
         stats = stats or {}
         with self.conn:
             self.conn.executemany("DELETE FROM file_stat WHERE repo=? AND path=?",
@@ -390,6 +416,8 @@ class StateStore:
             self.conn.executemany(
                 "UPDATE file_state SET edges_hash=? WHERE repo=? AND path=?",
                 [(h, state.repo, p) for p, h in edges_hashes.items() if p not in changed])
+            if before_commit is not None:
+                before_commit()
 
     def _save_resolution(self, repo: str, rs: ResolveState) -> None:
         c = self.conn
@@ -512,3 +540,4 @@ class StateStore:
 
     def close(self) -> None:
         self.conn.close()
+        _OPEN.discard(self)
