@@ -80,6 +80,7 @@ def main() -> None:
         memo_words.cache_clear()
         memo_terms.cache_clear()
         memo_parts.cache_clear()
+        retrieval._name_field.cache_clear()
         retrieval._TOKEN_TERMS.clear()
         for c in chunks:
             chunk_row(c)

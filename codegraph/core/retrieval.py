@@ -100,13 +100,17 @@ def identifier_words(identifier: str) -> list[str]:
     return list(_words_of(identifier))
 
 
-@lru_cache(maxsize=1 << 17)
-def _field_terms(name: str) -> tuple[str, ...]:
+def _terms_of(name: str) -> tuple[str, ...]:
+    """The terms ``identifier_field`` gives one name: its lower case, then its words
+    when the split says more. Not memoised itself (see _field_terms)."""
     low = name.lower()
-    words = _words_of(name)
+    words = _part_words(name) if name.isalnum() else _split_words(name)
     if len(words) > 1 or (words and words[0] != low):
         return (low, *words)
     return (low,)
+
+
+_field_terms = lru_cache(maxsize=1 << 17)(_terms_of)
 
 
 def identifier_field(names: Iterable[str]) -> str:
@@ -135,12 +139,8 @@ class _TokenTerms(dict[str, tuple[str, ...]]):
     def __missing__(self, token: str) -> tuple[str, ...]:
         if len(self) >= self.MAX:
             self.clear()
-        low = token.lower()
-        if len(token) < 2 or low in _KEYWORDS:
-            terms: tuple[str, ...] = ()
-        else:  # _field_terms(token), inlined: most tokens are looked up here only once
-            words = _part_words(token) if token.isalnum() else _split_words(token)
-            terms = (low, *words) if len(words) > 1 or (words and words[0] != low) else (low,)
+        # _terms_of, not the memoised _field_terms: most tokens are looked up here only once
+        terms = () if len(token) < 2 or token.lower() in _KEYWORDS else _terms_of(token)
         self[token] = terms
         return terms
 
@@ -165,8 +165,16 @@ def chunk_terms(chunk: Chunk) -> tuple[str, str, str]:
     if chunk.terms is not None:
         return chunk.terms
     qn = chunk.qualified_name
-    return (identifier_field([chunk.name]), identifier_field([qn, *qn.split(".")]),
-            text_identifier_field(chunk.text))
+    # == identifier_field([qn, *qn.split(".")]): a qualified name is new (not memoised),
+    # its dotted parts mostly are not.
+    qn_field = " ".join(dict.fromkeys(chain(_terms_of(qn) if qn else (),
+                                            chain.from_iterable(map(_field_terms, filter(None, qn.split(".")))))))
+    return (_name_field(chunk.name), qn_field, text_identifier_field(chunk.text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _name_field(name: str) -> str:
+    return identifier_field([name])  # names repeat (__init__, get, run, ...)
 
 
 def query_terms(query: str) -> list[str]:

@@ -147,7 +147,11 @@ def _adapters() -> list[Callable[[FileCtx], list[Record]]]:
 
 # A constant whose value starts like a URL or a path, or is empty ('' as a base URL).
 _EXPORTED_CONST = re.compile(rb"export\s+const\s+\w+\s*(?::\s*\w+\s*)?=\s*(?:`\$\{|[`'\"](?:https?://|/|[`'\"]))")
-_PY_CONST = re.compile(rb"(?m)^[A-Z_][A-Z0-9_]*\s*(?::\s*\w+\s*)?=\s*[fFrRuU]?['\"](?:https?://|/|\{|['\"])")
+_PY_CONST_TAIL = rb"[A-Z_][A-Z0-9_]*\s*(?::\s*\w+\s*)?=\s*[fFrRuU]?['\"](?:https?://|/|\{|['\"])"
+_PY_CONST = re.compile(rb"(?m)^" + _PY_CONST_TAIL)
+# The same after a newline: a literal first character lets the regex engine skip to the
+# line starts (a (?m)^ search tries every byte: ~5x the time on the standard library).
+_PY_CONST_LINE = re.compile(rb"\n" + _PY_CONST_TAIL)
 _CONST_EXPORT_QUERY = {
     "javascript": "(program (export_statement (lexical_declaration (variable_declarator "
                   "name: (identifier) @n value: [(string) (template_string)] @v))))",
@@ -167,7 +171,7 @@ def const_records(ctx: FileCtx) -> list[Record]:
         q = _CONST_EXPORT_QUERY["javascript"]
     elif lang == "python":
         if not ctx.has(b"= '/", b'= "/', b"= 'http", b'= "http', b"= ''", b'= ""', b"= f'", b'= f"') \
-                or not _PY_CONST.search(ctx.source):
+                or not (_PY_CONST.match(ctx.source) or _PY_CONST_LINE.search(ctx.source)):
             return []
         q = _CONST_EXPORT_QUERY["python"]
     else:
