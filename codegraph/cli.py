@@ -125,6 +125,12 @@ def index(
     Re-running on an unchanged tree changes nothing and takes seconds. The graph and BM25
     search answer as soon as the 'link' phase ends; embedding (vector search) runs last,
     with its own progress, and resumes where it stopped if interrupted.
+
+    \b
+    Examples:
+      codegraph index ~/src/shop --repo shop      # then: codegraph impact NAME --repo shop
+      codegraph index . --exclude 'tests/' --no-embed
+      codegraph index ~/src/shop --json           # the summary as JSON (counts, skips, timings)
     """
 
     def body(ctx: Stores) -> None:
@@ -223,7 +229,16 @@ def callers(
     workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Direct callers of a symbol (depth 1, CALLS edges), with call sites and resolution."""
+    """Direct callers of a symbol (depth 1, CALLS edges), with call sites and resolution.
+
+    \b
+    Examples:
+      codegraph callers json.decoder.JSONDecoder.decode   # a qualified name
+      codegraph callers JSONDecoder.decode                # a suffix of one
+      codegraph callers decode                            # a bare name: every match, labelled
+      codegraph callers 'app.Calc.add(int,int)'           # one overload by its parameter types
+      codegraph callers save --repo shop --json
+    """
 
     def body(ctx: Stores) -> None:
         from codegraph.core.impact import callers as run
@@ -300,6 +315,14 @@ def impact(
     Free text that names no symbol ("send the receipt e-mail") picks its targets by hybrid search, lists them with their scores and answers their joint blast radius.
 
     An empty answer means no supported relationship was found, not that nothing can break.
+
+    \b
+    Examples:
+      codegraph impact OrderService.place --depth 3
+      codegraph impact table:orders            # readers/writers -> handlers -> endpoints -> pages
+      codegraph impact 'endpoint:GET /orders' --no-tests
+      codegraph impact --diff main...HEAD --markdown   # what a branch's change set reaches
+      codegraph impact save -e CALLS --min-confidence 1 --json
     """
 
     if diff is not None:
@@ -353,7 +376,13 @@ def search(
     """Hybrid search: BM25 over code and split identifiers plus kNN over embeddings,
     fused by reciprocal rank fusion, over code, SQL schema, config properties and Markdown
     docs (each its own index). Code hits without a graph node are dropped; each hit
-    carries its graph context (callers, callees, endpoints, tables; readers of a table or key)."""
+    carries its graph context (callers, callees, endpoints, tables; readers of a table or key).
+
+    \b
+    Examples:
+      codegraph search "validate an order before saving"
+      codegraph search "retry policy" --kind config --kind docs -k 5
+    """
 
     def body(ctx: Stores) -> None:
         from codegraph.api.answers import search_answer

@@ -92,3 +92,27 @@ def test_the_index_summary_counts_edges_as_stats_does(tmp_path: Path) -> None:
     table = _run(env, "stats").stdout
     assert f"edges {summary['edges']} (every type but the structural IN_REPO / DECLARES)" in table
     assert all(f"edges: {t} (structural)" in table for t in STRUCTURAL_EDGES), table
+
+
+def test_the_examples_in_the_help_are_valid_commands() -> None:
+    # The query commands' help teaches by example; each example must parse (options and
+    # arguments that exist), or it teaches a mistake.
+    import shlex
+
+    import typer.main
+
+    from codegraph.cli import app
+
+    group = typer.main.get_command(app)
+    seen = 0
+    for name in ("index", "callers", "impact", "search"):
+        cmd = group.commands[name]  # type: ignore[attr-defined]
+        examples = (cmd.help or "").split("Examples:", 1)[1].splitlines()
+        for line in (ln.split("  #")[0].strip() for ln in examples):
+            if not line:
+                continue
+            words = shlex.split(line)
+            assert words[:2] == ["codegraph", name], line
+            cmd.make_context(name, words[2:])  # raises UsageError for an unknown option or a bad value
+            seen += 1
+    assert seen >= 12
