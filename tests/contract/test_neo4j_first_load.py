@@ -174,3 +174,35 @@ def test_ensure_schema_drops_what_an_earlier_version_created_and_keeps_the_rest(
         with neo._driver.session(database=neo.database) as s:
             s.run(f"DROP INDEX {idx} IF EXISTS").consume()
             s.run(f"DROP CONSTRAINT {con} IF EXISTS").consume()
+
+
+def test_a_failing_first_load_batch_raises_and_the_batches_not_started_are_never_written(
+        neo: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first load's batches are written by FIRST_LOAD_WRITERS sessions at once: when one
+    fails, its error reaches the caller and no batch behind the ones already running starts."""
+    from codegraph.core import neo4j_write
+
+    real = neo4j_load.create_batch
+    started: list[str] = []
+
+    def failing(tx: Any, repo: str, batch: neo4j_load.Batch) -> None:
+        paths = [p for _, ps in batch.files for p in ps]
+        started.extend(paths)
+        if "pkg/f00.py" in paths:
+            raise ValueError("batch failed")
+        real(tx, repo, batch)
+    monkeypatch.setattr(neo4j_load, "create_batch", failing)
+    monkeypatch.setattr(neo, "files_per_tx", 1)
+    repo = f"fl-{uuid.uuid4().hex[:10]}"
+    files = [FileImport(FileRecord(repo, f"pkg/f{i:02}.py", "python", stable_hash(str(i))),
+                        [sym(repo, f"pkg/f{i:02}.py", f"pkg.f{i:02}.g", 1)]) for i in range(12)]
+    try:
+        neo.upsert_repo(RepoRecord(repo, "/r"))
+        with pytest.raises(ValueError, match="batch failed"):
+            neo.import_files(repo, files)
+        # At most one batch queued behind each writer was submitted when the first one failed.
+        assert "pkg/f00.py" in started and len(started) <= 2 * neo4j_write.FIRST_LOAD_WRITERS
+        stored = {r["p"] for r in neo._read("MATCH (f:File) WHERE f.repo = $repo RETURN f.path AS p", repo=repo)}
+        assert stored == set(started) - {"pkg/f00.py"}
+    finally:
+        neo.delete_repo(repo)
