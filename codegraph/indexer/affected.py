@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -399,12 +400,21 @@ class Resolved:
 
 @dataclass(slots=True)
 class ResolveState:
-    """Per-file dependency keys and counts (for ``files``), and the repo-level blob."""
+    """Per-file dependency keys and counts (for ``files``), and the repo-level blob.
 
-    files: dict[str, tuple[list[str], dict[str, int]]] = field(default_factory=dict)
+    A file's keys are the (structure, key) pairs its look-ups recorded (the table's own
+    set: nothing is recorded after the resolution) or their texts (``key_text``);
+    ``keys`` gives the texts as stored. The texts are made by the save, which may run in
+    a child beside the edge writes (``codegraph.indexer.state_writes``)."""
+
+    files: dict[str, tuple[Collection[Any], dict[str, int]]] = field(default_factory=dict)
     removed: list[str] = field(default_factory=list)
     full: bool = False  # replace every row of the repo
     blob: dict[str, Any] = field(default_factory=dict)
+
+    def keys(self, path: str) -> list[str]:
+        """``path``'s dependency keys as stored (``key_text``), sorted."""
+        return sorted(k if isinstance(k, str) else key_text(k) for k in self.files[path][0])
 
 
 def _stub_entry(st: StubRecord, pos: tuple[int, str]) -> list[Any]:
@@ -547,8 +557,7 @@ def _resolve(repo: str, all_fx: list[FileExtraction], table: TracingTable, files
         totals.update(counts.per_file.get(p, {}))
     totals = Counter({k: v for k, v in totals.items() if v > 0})
     rs = ResolveState(
-        files={p: (sorted(key_text(k) for k in table.deps.get(p, ())), dict(counts.per_file.get(p, {})))
-               for p in touched},
+        files={p: (table.deps.get(p, ()), dict(counts.per_file.get(p, {}))) for p in touched},
         full=files is None,
         blob={"version": STATE_VERSION, "decisions": decisions_hash(decisions),
               "bases": {k: v for k, v in dict.items(table.bases) if v},

@@ -330,10 +330,22 @@ def resolve_repo(
     seen: set[tuple[str, str, str, str, int]] = set()
     param_calls = table.param_calls
     passes: list[tuple[Reference, Pass, list[SymbolRecord]]] = []
+    # A file's references mostly come from a few sources: each one is looked up once per
+    # run of the file's references (what the look-up recorded is already in that file's
+    # keys, codegraph.indexer.affected, so a hit needs nothing recorded again).
+    sources: dict[tuple[str, str, str | None], str | None] = {}
+    at: str | None = None
     for ref, hints in inheritance + others:
         table.begin(ref.file, ref.type in (EXTENDS, IMPLEMENTS))
         _count_hints(hints, res)
-        src = _source_uid(table, ref)
+        if ref.file != at:
+            at = ref.file
+            sources.clear()
+        skey = (ref.source_kind, ref.source_qualified_name, ref.source_signature_hash)
+        if skey in sources:
+            src = sources[skey]
+        else:
+            src = sources[skey] = _source_uid(table, ref)
         if src is None:
             res.counts["dropped_no_source"] += 1
             continue

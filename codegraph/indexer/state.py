@@ -421,10 +421,11 @@ class StateStore:
 
     def _save_resolution(self, repo: str, rs: ResolveState) -> None:
         c = self.conn
+        texts = {p: rs.keys(p) for p in rs.files}
         if rs.full:
             c.execute("DELETE FROM resolve_deps WHERE repo=?", (repo,))
             c.execute("DELETE FROM resolve_files WHERE repo=?", (repo,))
-            add = [(repo, k, p) for p, (keys, _) in rs.files.items() for k in keys]
+            add = [(repo, k, p) for p, keys in texts.items() for k in keys]
         else:
             # Only the keys that differ: a file resolved again mostly looks up what it did
             # last time, and deleting + inserting each of its keys was most of the save.
@@ -433,15 +434,15 @@ class StateStore:
             drop: list[tuple[str, str, str]] = []
             add = []
             for p in gone:
-                old, now = set(was.get(p, ())), set(rs.files[p][0]) if p in rs.files else set()
+                old, now = set(was.get(p, ())), set(texts[p]) if p in texts else set()
                 drop.extend((repo, k, p) for k in old - now)
                 add.extend((repo, k, p) for k in now - old)
             c.executemany("DELETE FROM resolve_deps WHERE repo=? AND key=? AND path=?", drop)
             c.executemany("DELETE FROM resolve_files WHERE repo=? AND path=?", [(repo, p) for p in gone])
         c.executemany("INSERT OR IGNORE INTO resolve_deps VALUES (?,?,?)", add)
         c.executemany("INSERT INTO resolve_files VALUES (?,?,?,?)",
-                      [(repo, p, json.dumps(counts), zlib.compress(_KEYS_SEP.join(keys).encode(), 1))
-                       for p, (keys, counts) in rs.files.items()])
+                      [(repo, p, json.dumps(counts), zlib.compress(_KEYS_SEP.join(texts[p]).encode(), 1))
+                       for p, (_, counts) in rs.files.items()])
         c.execute("INSERT OR REPLACE INTO resolve_repo VALUES (?,?)", (repo, encode_blob(rs.blob)))
 
     def resolve_blob(self, repo: str) -> dict[str, Any] | None:
