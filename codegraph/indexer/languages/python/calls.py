@@ -4,6 +4,7 @@ its arguments hand over to the callee (docs/DESIGN.md#resolution)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Node
@@ -23,6 +24,9 @@ from codegraph.indexer.languages.python.scopes import scope_is_cls_method
 from codegraph.indexer.languages.python.uses import _PASSABLE
 
 _HANDED = _PASSABLE | {"keyword_argument"}  # argument nodes that may hand a function over
+# An attribute chain written as dotted names on one line, nothing else (ASCII names: the
+# text's characters are then its bytes, so the root's byte span is its name's length).
+_FLAT_CHAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\Z")
 
 if TYPE_CHECKING:
     from codegraph.indexer.languages.python.scopes import _Scope
@@ -32,17 +36,32 @@ class CallsMixin:
     """Call-site references of the Python extractor."""
 
     chains: dict[int, tuple[Node | None, list[str]]]
+    flat_chains: set[int]
 
     def split_chain(self, n: Node) -> tuple[Node | None, list[str]]:
         """``a.b.c`` -> (node a, ["b", "c"]); the root may be any expression. Answers for
         attribute chains are kept per node (calls, arguments and values ask for the same
-        nodes); the list returned is shared: never modify it."""
+        nodes); the list returned is shared: never modify it. A chain written on one line
+        as plain dotted names (``self.x.y``) has its key in ``flat_chains``."""
         if n.type != "attribute":
             return n, []
         key = n.id
         hit = self.chains.get(key)
         if hit is not None:
             return hit
+        txt = self.text(n)
+        if _FLAT_CHAIN.match(txt) is not None and not n.has_error:
+            # Names and dots only, nothing missing or in error: the tree can only be
+            # attribute(attribute(root, b), c), so the text gives the attribute names and
+            # the root is the leaf the chain starts with (no walk down object/attribute).
+            parts = txt.split(".")
+            start = n.start_byte
+            root = n.descendant_for_byte_range(start, start + len(parts[0]))
+            if root is not None:
+                chain = (root, parts[1:])
+                self.chains[key] = chain
+                self.flat_chains.add(key)
+                return chain
         attrs: list[str] = []
         while n.type == "attribute":
             a = n.child_by_field_name("attribute")
@@ -107,8 +126,11 @@ class CallsMixin:
         root, attrs = self.split_chain(fn)
         if root is None:
             return
-        at = fn.child_by_field_name("attribute") if attrs else None
-        line = (at if at is not None else fn).start_point[0] + 1
+        if attrs and fn.id not in self.flat_chains:  # the called name may be on a later line
+            at = fn.child_by_field_name("attribute")
+            line = (at if at is not None else fn).start_point[0] + 1
+        else:
+            line = fn.start_point[0] + 1
         rt = root.type
         if rt == "identifier":
             name = self.text(root)

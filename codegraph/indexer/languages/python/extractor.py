@@ -65,6 +65,7 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
         self.method_returns: dict[str, dict[str, Any]] = {}  # "Class.method" -> {"returns"}
         self.memo: dict[Any, Any] = {}
         self.chains: dict[int, tuple[Node | None, list[str]]] = {}  # CallsMixin.split_chain
+        self.flat_chains: set[int] = set()  # keys of chains on one line (CallsMixin.split_chain)
         self.call_fns: list[tuple[Node, Node | None]] = []  # (call, its "function" child)
         self.in_progress: set[Any] = set()
         self.returns: dict[int, list[tuple[Any, Node]]] = {}
@@ -155,8 +156,14 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
         self.emit_protocols(caps.get("for", []), caps.get("with", []), caps.get("raise", []))
         for src_scope, eval_scope, ann in self.annotations:
             self.uses_types(src_scope, eval_scope, ann, 0)
-        for n in caps.get("val", []):
-            self.on_value(n)
+        vals = caps.get("val")
+        if vals:
+            # on_value's first test, without a call per value: most are bare names that
+            # no def or import of the file binds.
+            names, text = self.entity_names(), self.text
+            for n in vals:
+                if n.type != "identifier" or text(n) in names:
+                    self.on_value(n)
         self.emit_module_exports()
         self.exports.update(self.def_exports)
         self.exports.update(self.method_returns)

@@ -43,7 +43,7 @@ class _Scope:
 
     __slots__ = (
         "kind", "qn", "sig", "start", "end", "parent", "named", "names", "attrs", "bases",
-        "base_info", "star", "cls_method", "entities", "resolved",
+        "base_info", "base_names", "star", "cls_method", "entities", "resolved",
     )
 
     def __init__(self, kind: str, qn: str, sig: str, start: int, end: int, parent: _Scope | None) -> None:
@@ -58,6 +58,7 @@ class _Scope:
         self.attrs: dict[str, list[tuple[Node | None, Node | None, _Scope]]] = {}
         self.bases: list[Node] = []
         self.base_info: list[tuple[str, list[dict[str, Any]]]] | None = None
+        self.base_names: list[str] | None = None  # TypesMixin.base_entities: bare-name bases
         self.star: list[list[str]] = []
         self.cls_method = False
         self.entities: set[str] = set()  # names bound here by a def, class or import

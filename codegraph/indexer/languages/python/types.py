@@ -86,13 +86,23 @@ class TypesMixin:
             res = ("builtin", None) if name in BUILTINS else ("unbound", None)
         else:
             bindings, bscope = found
-            defs = [b for b in bindings if b[0] == "def"]
-            imps = [b for b in bindings if b[0] in ("mod", "from")]
-            selfb = [b for b in bindings if b[0] == "self"]
+            # One pass over the bindings: defs (in binding order), then imports, else
+            # the first ``self``.
+            defs: list[tuple[Any, ...]] = []
+            imps: list[tuple[Any, ...]] = []
+            selfb = None
+            for b in bindings:
+                k = b[0]
+                if k == "def":
+                    defs.append(b)
+                elif k == "mod" or k == "from":
+                    imps.append(b)
+                elif k == "self" and selfb is None:
+                    selfb = b
             if defs or imps:
                 res = ("entities", defs + imps)
-            elif selfb:
-                res = ("type", ("inst", selfb[0][1].qn, "self", selfb[0][1], None))
+            elif selfb is not None:
+                res = ("type", ("inst", selfb[1].qn, "self", selfb[1], None))
             else:
                 guard = (id(bscope), name)
                 if guard in self.in_progress:
@@ -374,13 +384,19 @@ class TypesMixin:
         """(kind, binding) of each base of a class that names a def/import entity."""
         out: list[tuple[str, tuple[Any, ...]]] = []
         lookup_scope = cls.parent or self.module_scope
-        for b in cls.bases:
-            if b.type == "subscript":
-                b = b.child_by_field_name("value") or b
-            root, attrs = self.split_chain(b)
-            if root is None or root.type != "identifier" or attrs:
-                continue
-            kind, val = self.resolve_name(lookup_scope, self.text(root))
+        names = cls.base_names
+        if names is None:  # the bases named by a bare identifier, read once per class
+            names = []
+            for b in cls.bases:
+                if b.type == "subscript":
+                    b = b.child_by_field_name("value") or b
+                root, attrs = self.split_chain(b)
+                if root is None or root.type != "identifier" or attrs:
+                    continue
+                names.append(self.text(root))
+            cls.base_names = names
+        for name in names:  # asked each time, in order, as resolve_name's memo expects
+            kind, val = self.resolve_name(lookup_scope, name)
             if kind == "entities":
                 for ent in val:
                     if ent[0] == "def" and ent[2] == "class":
