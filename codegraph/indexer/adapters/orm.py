@@ -169,13 +169,38 @@ def _django_app(path: str) -> str:
     return posixpath.basename(d) or "app"
 
 
+# The names of _python's call loop that are whole identifiers there: Table / table (the
+# method), select / insert / update / delete (the callee's last name, bare or after sa. or
+# sqlalchemy.). A whole identifier has no [A-Za-z0-9_] byte either side.
+_PY_CALL_TOKENS = re.compile(rb"(?<!\w)(?:[Tt]able|select|insert|update|delete)(?!\w)")
+
+
+def _py_class_words(source: bytes) -> bool:
+    """Can _python's class loop record anything in ``source``? Its classes assign
+    ``__tablename__`` or name a ``Model`` (``db.Model``, ``models.Model``, ``\\w+Model``) in
+    their bases, whose text is in the bytes."""
+    return b"Model" in source or b"__tablename__" in source
+
+
+def _py_call_words(source: bytes) -> bool:
+    """Can _python's call loop record anything in ``source``? False only when the bytes
+    lack every name its branches match in a call's callee chain (``X.objects.``,
+    ``X.query.``, ``query``, a ``session``'s methods, the tokens above): a chain's names
+    are identifier texts, so each one is in the bytes."""
+    return b"objects" in source or b"query" in source or b"session" in source or \
+        _PY_CALL_TOKENS.search(source) is not None
+
+
 def _python(ctx: Any) -> list[dict[str, Any]]:
     if not ctx.has(b"sqlalchemy", b"django", b"__tablename__", b"sqlmodel", b"session.query(", b"session.add(",
                    b".objects.", b".query."):
         return []
     out: list[dict[str, Any]] = []
     django = ctx.has(b"django")
-    for a in ctx.annotated:
+    # Each loop below records something only when the bytes hold a name it matches: walking
+    # a file's classes or building its call views costs far more than these checks, and
+    # every file of Django's own source passes the "django" trigger above.
+    for a in ctx.annotated if _py_class_words(ctx.source) else ():
         if a.kind != "class":
             continue
         bases = sx.text(a.node.child_by_field_name("superclasses"))
@@ -195,7 +220,7 @@ def _python(ctx: Any) -> list[dict[str, Any]]:
             table = ctx.literal(_class_assign(meta, "db_table")) if meta is not None else None
             app = (ctx.literal(_class_assign(meta, "app_label")) if meta is not None else None) or _django_app(ctx.path)
             out.append(_model(ctx, a.line, a.name, table or f"{app}_{a.name.lower()}", "django", a.line))
-    for c in ctx.calls:
+    for c in ctx.calls if _py_call_words(ctx.source) else ():
         m = re.match(r"^([A-Z]\w*)\.objects\.", c.callee + ".")
         if m and c.method != "objects":
             parent = c.node.parent
