@@ -52,6 +52,10 @@ CREATE INDEX IF NOT EXISTS nodes_label_repo_lang ON nodes(label, repo, json_extr
 CREATE INDEX IF NOT EXISTS nodes_repo_path ON nodes(repo, path);
 CREATE INDEX IF NOT EXISTS nodes_qn ON nodes(qualified_name);
 CREATE INDEX IF NOT EXISTS nodes_name ON nodes(name);
+"""
+# nodes_label_repo_lang (it replaced nodes_label_repo) covers the GROUP BY queries of
+# ``counts``, which every run makes once (docs/DESIGN.md#refresh).
+EDGES = """
 CREATE TABLE IF NOT EXISTS edges (
   id INTEGER PRIMARY KEY,
   type TEXT NOT NULL,
@@ -62,16 +66,19 @@ CREATE TABLE IF NOT EXISTS edges (
   line INTEGER NOT NULL DEFAULT 0,
   resolution TEXT NOT NULL DEFAULT '',
   extra TEXT NOT NULL DEFAULT '{}',
-  UNIQUE(type, source, target, file, line)
+  UNIQUE(source, type, target, file, line)
 );
 CREATE INDEX IF NOT EXISTS edges_target ON edges(target, type);
-CREATE INDEX IF NOT EXISTS edges_source ON edges(source, type);
-CREATE INDEX IF NOT EXISTS edges_repo_file ON edges(repo, file);
-CREATE INDEX IF NOT EXISTS edges_repo_type ON edges(repo, type);
+CREATE INDEX IF NOT EXISTS edges_repo_type_file ON edges(repo, type, file);
 """
-# nodes_label_repo_lang (it replaced nodes_label_repo) and edges_repo_type cover the GROUP BY
-# queries of ``counts``, which every run makes once: on the stdlib (23k nodes, 78k edges)
-# ~400 -> ~60 ms, no table row read (docs/DESIGN.md#refresh).
+# Three indexes per edge row (docs/DESIGN.md#backends): the key, led by the source (it
+# serves every look-up by source: neighbours "out", the structural deletes, prune), the
+# target's (neighbours "in": callers, impact), and (repo, type, file) for the per-file
+# deletes of a run (repo, type IN, file IN) and the per-type GROUP BY of ``counts``.
+# Layout 1 (user_version 0) had the key led by the type plus (source, type), (repo, file)
+# and (repo, type): five, each ~1 us of CPU per edge written and ~6 MB on the stdlib.
+LAYOUT = 2  # PRAGMA user_version of graph.db
+_EDGE_COLS = "id,type,source,target,repo,file,line,resolution,extra"
 
 _DERIVED = tuple(DERIVED_EDGES)
 _DERIVED_SQL = ",".join("?" * len(_DERIVED))
@@ -88,10 +95,28 @@ def _q(n: int) -> str:
     return ",".join("?" * n)
 
 
-# json.dumps with keyword arguments builds a new encoder per call: one each, reused, for
-# the ~100k props and extras of a full index (the same text).
-_props_json = json.JSONEncoder(ensure_ascii=False, default=str).encode
-_extra_json = json.JSONEncoder(ensure_ascii=False).encode
+def _statements(script: str) -> list[str]:
+    return [st.strip() for st in script.split(";") if st.strip()]
+
+
+
+def _encoder(default: Callable[[Any], Any] | None) -> Callable[[Any], str]:
+    """``json.JSONEncoder(ensure_ascii=False, default=default).encode`` of a dict, the same
+    text, with the C encoder made once: ``encode`` makes a new one per call (and a dict of
+    the containers it saw, for a cycle no props or extra can have), ~40 % of the ~100k
+    encodings of a full index. Without the C module (PyPy), ``encode`` itself."""
+    from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
+
+    if c_make_encoder is None:
+        return json.JSONEncoder(ensure_ascii=False, default=default).encode
+    make = c_make_encoder(None, default or json.JSONEncoder().default, encode_basestring, None, ": ", ", ", False,
+                          False, True)
+    join = "".join
+    return lambda obj: join(make(obj, 0))
+
+
+_props_json = _encoder(str)
+_extra_json = _encoder(None)
 
 
 def _node_row(n: Node) -> tuple[Any, ...]:
@@ -179,7 +204,36 @@ class EmbeddedGraphStore:
             c.execute("COMMIT")
 
     def ensure_schema(self) -> None:
-        self._conn().executescript(SCHEMA)
+        """Create the tables, or bring a file of an older layout to ``LAYOUT`` in one
+        transaction (the edges copied into the new table, ids and rows as they were)."""
+        c = self._conn()
+        if c.execute("PRAGMA user_version").fetchone()[0] == LAYOUT:
+            return
+        with self._write_lock:
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                if c.execute("PRAGMA user_version").fetchone()[0] != LAYOUT:  # or another process did it
+                    self._create(c)
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            c.execute("COMMIT")
+
+    @staticmethod
+    def _create(c: sqlite3.Connection) -> None:
+        for stmt in _statements(SCHEMA):
+            c.execute(stmt)
+        table, *indexes = _statements(EDGES)
+        old = c.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='edges'").fetchone()
+        if old:  # layout 1: its table and five indexes go, after their rows were copied
+            c.execute("ALTER TABLE edges RENAME TO edges_layout1")
+        c.execute(table)
+        if old:
+            c.execute(f"INSERT INTO edges({_EDGE_COLS}) SELECT {_EDGE_COLS} FROM edges_layout1 ORDER BY id")
+            c.execute("DROP TABLE edges_layout1")
+        for stmt in indexes:
+            c.execute(stmt)
+        c.execute(f"PRAGMA user_version={LAYOUT}")
 
     def close(self) -> None:
         c = getattr(self._local, "conn", None)
