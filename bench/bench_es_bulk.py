@@ -79,11 +79,20 @@ def real_chunks(files: int) -> list[Chunk]:
     return out
 
 
-def server_pid() -> str:
-    """pid of the local Elasticsearch JVM ('' when not found)."""
-    out = subprocess.run(["pgrep", "-f", "org.elasticsearch.bootstrap.Elasticsearch"],
-                         capture_output=True, text=True).stdout.split()
-    return out[0] if out else ""
+def server_pid(url: str) -> str:
+    """pid of the Elasticsearch JVM serving ``url`` when it runs on this machine ('' when
+    not found): the node reports it (``_nodes/_local/process``); with a private server on
+    another port next to the shared one, the first ``pgrep`` match was the wrong JVM."""
+    import json
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{url}/_nodes/_local/process?filter_path=nodes.*.process.id", timeout=5) as r:
+            nodes = json.load(r).get("nodes", {})
+        pid = str(next(iter(nodes.values()))["process"]["id"])
+    except (OSError, ValueError, StopIteration, KeyError):
+        return ""
+    return pid if Path(f"/proc/{pid}").exists() else ""
 
 
 def cpu_now(pid: str) -> float:
@@ -143,7 +152,7 @@ def main() -> None:
     vectors = {c.chunk_id: rng.normal(size=384).astype(np.float32) for c in chunks[: args.vectors]}
     print(f"{len(chunks)} real chunks from {args.files} standard-library files; {len(vectors)} vectors; "
           f"Elasticsearch {settings.search}; before = {befores[0]}")
-    pid = server_pid()
+    pid = server_pid(settings.search)
     res: dict[str, list[tuple[float, float, float, float]]] = {side: [] for side, _, _ in sides}
     for run in range(args.runs):
         order = sides if run % 2 == 0 else sides[::-1]  # no side always first

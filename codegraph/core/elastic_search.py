@@ -317,16 +317,19 @@ class ElasticsearchIndex:
         for h in hits:
             self._where[h["_id"]] = h["_index"]
 
-    def _ensure_index(self, index: str) -> bool:
+    def _ensure_index(self, index: str, loading: bool = False) -> bool:
         """Create ``index`` with codegraph's settings and mapping unless it exists; an
         existing index must have that mapping (a writer that skipped the template would
         have left dynamic mappings, on which kNN and keyword filters do not work). An
         existing index left with a load's settings (a killed ``bulk_load``) gets the
-        defaults back and a refresh. True when this call created it (no document yet)."""
+        defaults back and a refresh. True when this call created it (no document yet);
+        ``loading``: it is created with the load's settings already (``bulk_load``: one
+        cluster-state update instead of two)."""
         if index in self._ready:
             return False
+        settings = self._settings() | LOAD_SETTINGS["index"] if loading else self._settings()
         try:
-            self._call(self.client.indices.create, index=index, settings=self._settings(), mappings=_MAPPINGS)
+            self._call(self.client.indices.create, index=index, settings=settings, mappings=_MAPPINGS)
             self._ready.add(index)
             return True
         except ApiError as e:
@@ -381,10 +384,10 @@ class ElasticsearchIndex:
         index = self.index_name(repo)
         if self._load is not None:
             raise RuntimeError(f"bulk_load({repo!r}) inside bulk_load of {self._load.index}")
-        created = self._ensure_index(index)
+        created = self._ensure_index(index, loading=True)
         if not created:
             self._refresh({index})  # a killed load's last writes become visible to the look-ups
-        self._call(self.client.indices.put_settings, index=index, settings=LOAD_SETTINGS)
+            self._call(self.client.indices.put_settings, index=index, settings=LOAD_SETTINGS)
         load = self._load = BulkLoad(index, empty=created)
         try:
             yield
@@ -392,10 +395,14 @@ class ElasticsearchIndex:
         finally:
             self._load = None
             load.close()
-            try:
-                self._call(self.client.indices.put_settings, index=index, settings=DEFAULT_SETTINGS)
-            finally:
-                self._refresh({index})
+            # The refresh (the load's segments written: the larger part) runs while the
+            # settings are put back; both are waited for, the settings' error raised first.
+            with ThreadPoolExecutor(1, thread_name_prefix="codegraph-bulk-refresh") as pool:
+                refreshed = pool.submit(self._refresh, {index})
+                try:
+                    self._call(self.client.indices.put_settings, index=index, settings=DEFAULT_SETTINGS)
+                finally:
+                    refreshed.result()
 
     def upsert_chunks(self, chunks: list[Chunk]) -> None:
         """Unchanged content_hash -> partial update (the stored vector stays); new or

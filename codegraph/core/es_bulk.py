@@ -6,9 +6,10 @@ index has periodic refresh off (``refresh_interval: -1``) and an asynchronous tr
 (fsync every 5 s instead of per request), writes are not refreshed per call (one refresh
 at the end), an index created by the load skips the look-up of stored content hashes,
 and bulk requests go out from a small pool without the caller waiting for each: the
-next batch is built and encoded while the server indexes the previous ones. On leaving
-the block, by success or error, the requests still queued are sent and waited for, the settings
-go back to the defaults and the index is refreshed.
+next batch is built and encoded while the server indexes the previous ones. An index the
+load creates is created with these settings (one cluster-state update, not two). On leaving
+the block, by success or error, the requests still queued are sent and waited for, then the
+settings go back to the defaults while the index is refreshed (the two requests at once).
 
 A process killed inside the block cannot restore anything; the next writer that opens
 the index finds ``refresh_interval: -1`` and puts the defaults back
