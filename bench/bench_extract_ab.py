@@ -41,8 +41,9 @@ gc.disable()  # as index_repo (the workers inherit it)
 disc = discover(root, exclude=excludes or None)
 jobs = [("bench", f.path, f.language, str(f.abs_path), True) for f in disc.files]
 files = chunks = 0
+extract = getattr(pipeline, "extract_pooled", None)  # the revision's own way across the pipe, if it has one
 with pipeline.worker_pool(workers) as pool:
-    for fx, ch in pool.map(pipeline._extract_job, jobs, chunksize=8):
+    for fx, ch in (extract(pool, jobs) if extract else pool.map(pipeline._extract_job, jobs, chunksize=8)):
         files += 1
         chunks += len(ch)
 print(files, chunks)

@@ -12,8 +12,8 @@ import gc
 import logging
 import os
 import time
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -38,6 +38,7 @@ from codegraph.core.models import (
     stable_hash,
 )
 from codegraph.core.search_index import SearchIndex, bulk_load
+from codegraph.indexer import wire
 from codegraph.indexer.adapters.pages import assign_routes
 from codegraph.indexer.affected import partial_load_ok, resolve_and_link
 from codegraph.indexer.cross_repo import save_client_calls
@@ -123,6 +124,18 @@ def _extract_job(args: tuple[str, str, str, str, bool]) -> tuple[FileExtraction,
         for c in chunks:  # BM25 terms split here, in parallel, not in the main process
             c.terms = chunk_terms(c)
     return fx, chunks
+
+
+def _extract_wire(args: tuple[str, str, str, str, bool]) -> bytes:
+    """``_extract_job`` in a worker process, its result in the form it crosses the pipe in."""
+    return wire.encode(*_extract_job(args))
+
+
+def extract_pooled(pool: Executor, jobs: list[tuple[str, str, str, str, bool]]
+                   ) -> Iterator[tuple[FileExtraction, list[Chunk]]]:
+    """``_extract_job`` of each job, in order, run by ``pool``'s worker processes (results
+    cross as ``codegraph.indexer.wire`` blobs, decoded here as they arrive)."""
+    return map(wire.decode, pool.map(_extract_wire, jobs, chunksize=8))
 
 
 def _edges_hash(edges: list[Any]) -> str:
@@ -260,8 +273,7 @@ def _index_repo(
             loader = _StreamLoad(graph, repo, assign_routes(set(current), pages), tick, len(jobs))
         if pooled:
             with worker_pool(n) as pool:
-                results = pool.map(_extract_job, jobs, chunksize=8)
-                for i, (fx, ch) in enumerate(results, 1):
+                for i, (fx, ch) in enumerate(extract_pooled(pool, jobs), 1):
                     fresh[fx.file.path] = fx
                     chunks.extend(ch)
                     if loader is not None:
@@ -610,7 +622,7 @@ def extract_tree(
     n = workers or os.cpu_count() or 1
     if n > 1 and len(jobs) >= 32:
         with worker_pool(n) as pool:
-            for i, (fx, _) in enumerate(pool.map(_extract_job, jobs, chunksize=8), 1):
+            for i, (fx, _) in enumerate(extract_pooled(pool, jobs), 1):
                 out.append(fx)
                 tick("extract", i, len(jobs))
     else:
