@@ -207,6 +207,36 @@ class TracingTable(SymbolTable):
         if self.cur is not None:
             self.cur.add(key)
 
+    def begin_quiet(self, file: str | None, inheritance: bool = False) -> None:
+        # ``begin`` reads ``deps`` through its recording dict (``deps`` is a public dict:
+        # traced as well), so the sequence of begins leaves keys: this one leaves none.
+        if file is None:
+            self.cur = None
+        else:
+            cur = dict.get(self.deps, file)
+            if cur is None:
+                cur = set()
+                dict.__setitem__(self.deps, file, cur)
+            self.cur = cur
+        self.pos = (0 if inheritance else 1, file or "")
+
+    def cursor(self) -> Any:
+        return self.cur
+
+    def set_cursor(self, cursor: Any) -> None:
+        self.cur = cursor
+
+    def split_keys(self, files: list[str]) -> Any:
+        return {p: dict.get(self.deps, p) for p in files if dict.__contains__(self.deps, p)}
+
+    def merge_keys(self, keys: Any) -> None:
+        for p, ks in (keys or {}).items():
+            mine = dict.get(self.deps, p)
+            if mine is None:
+                dict.__setitem__(self.deps, p, ks)
+            else:
+                mine |= ks
+
     def _export_of(self, path: str, name: str, visiting: set[tuple[str, str]]) -> list[SymbolRecord]:
         key = (path, name)
         outer = self.cur

@@ -36,11 +36,10 @@ def link_overrides(table: SymbolTable, refs: Iterable[tuple[Reference, RefHints]
     children: dict[str, list[str]] | None = None
     below: dict[str, list[str]] = {}
     for ref, hints in refs:
-        if ref.type != CALLS or not hints.candidates:
+        if not may_dispatch(ref, hints):
             continue
         first = hints.candidates[0]
-        if not isinstance(first, Member) or first.how != "self":
-            continue
+        assert isinstance(first, Member)
         member = first.member
         if member.startswith("__") and not member.endswith("__"):
             continue  # name-mangled: a subclass's __m is another attribute
@@ -78,6 +77,16 @@ def link_overrides(table: SymbolTable, refs: Iterable[tuple[Reference, RefHints]
                     seen.add(k)
                     res.edges.setdefault(ref.file, []).append(edge)
                     res.counts["dispatch"] += 1
+
+
+def may_dispatch(ref: Reference, hints: RefHints) -> bool:
+    """Is ``ref`` a ``self.m()`` / ``cls.m()`` call (its first candidate a ``self``
+    member)? Decided from the reference alone: the references ``link_overrides`` reads
+    may be filtered with it first (``codegraph.indexer.resolve_split``)."""
+    if ref.type != CALLS or not hints.candidates:
+        return False
+    first = hints.candidates[0]
+    return isinstance(first, Member) and first.how == "self"
 
 
 def _descendants(qn: str, children: dict[str, list[str]]) -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from codegraph.core.models import (
@@ -315,28 +316,61 @@ def resolve_repo(
     built from ``extractions`` by the caller, who ran ``link_bases`` on it; ``only`` limits
     the references resolved to those of these files (the table still holds every file);
     ``res`` is the Resolution filled in.
+
+    Many references (``SPLIT_AT_LEAST``) are resolved by two processes, the files split
+    between them (``codegraph.indexer.resolve_split``); the result is the same.
     """
     if table is None:
         table = SymbolTable(repo, extractions)
         link_bases(table, extractions)
     decisions = decisions or {}
     res = res if res is not None else Resolution()
-    # Hints parsed once per reference (codegraph.indexer.hints), dispatched on their types.
-    refs = [(r, _hints(r)) for fx in extractions if only is None or fx.file.path in only for r in fx.references]
-    # Inheritance first: member lookups on receivers walk the resolved bases.
-    inheritance = [(r, h) for r, h in refs if r.type in (EXTENDS, IMPLEMENTS)]
-    others = [(r, h) for r, h in refs if r.type not in (EXTENDS, IMPLEMENTS)]
-    edges = res.edges
+    fxs = [fx for fx in extractions if only is None or fx.file.path in only]
     seen: set[tuple[str, str, str, str, int]] = set()
+    passes: list[tuple[int, Reference, Pass, list[SymbolRecord]]]
+    from codegraph.indexer import resolve_split  # noqa: PLC0415 (it imports this module)
+
+    if resolve_split.worth_it(fxs, res):
+        passes, others = resolve_split.resolve_split(table, repo, fxs, decisions, res, seen)
+    else:
+        # Hints parsed once per reference (codegraph.indexer.hints), dispatched on their types.
+        refs = [(r, _hints(r)) for fx in fxs for r in fx.references]
+        # Inheritance first: member lookups on receivers walk the resolved bases.
+        inheritance = [(r, h) for r, h in refs if r.type in (EXTENDS, IMPLEMENTS)]
+        others = [(r, h) for r, h in refs if r.type not in (EXTENDS, IMPLEMENTS)]
+        passes = []
+        resolve_refs(table, repo, inheritance + others, decisions, res, seen, passes, table.begin, None)
     param_calls = table.param_calls
-    passes: list[tuple[Reference, Pass, list[SymbolRecord]]] = []
+    for _, ref, handed, values in passes:
+        table.begin(ref.file)
+        _link_parameter(table, handed, values, param_calls, res, seen)
+    link_overrides(table, others, res, seen, _source_uid)  # self.m() may run a subclass's m
+    return res
+
+
+def resolve_refs(
+    table: SymbolTable, repo: str, items: list[tuple[Reference, RefHints]], decisions: dict[str, Decision],
+    res: Resolution, seen: set[tuple[str, str, str, str, int]],
+    passes: list[tuple[int, Reference, Pass, list[SymbolRecord]]],
+    begin: Callable[[str | None, bool], None], stub_sets: list[tuple[int, StubRecord]] | None,
+) -> None:
+    """Resolve ``items`` (references with their parsed hints, in order) into ``res``.
+
+    ``seen``: keys of the edges added (each edge once); ``passes``: filled with the values
+    handed to a callee's parameter, (item index, reference, hint, values), linked by the
+    caller once every reference is resolved; ``begin``: the table's ``begin`` (or one that
+    records nothing, ``codegraph.indexer.resolve_split``); ``stub_sets``: when given, each
+    stub record set in ``res.stubs`` as (item index, record), the order the split replays.
+    """
+    edges = res.edges
+    param_calls = table.param_calls
     # A file's references mostly come from a few sources: each one is looked up once per
     # run of the file's references (what the look-up recorded is already in that file's
     # keys, codegraph.indexer.affected, so a hit needs nothing recorded again).
     sources: dict[tuple[str, str, str | None], str | None] = {}
     at: str | None = None
-    for ref, hints in inheritance + others:
-        table.begin(ref.file, ref.type in (EXTENDS, IMPLEMENTS))
+    for i, (ref, hints) in enumerate(items):
+        begin(ref.file, ref.type in (EXTENDS, IMPLEMENTS))
         _count_hints(hints, res)
         if ref.file != at:
             at = ref.file
@@ -366,6 +400,8 @@ def resolve_repo(
                 prev = res.stubs.get(stub.uid)
                 if prev is None or (stub.reason == "ambiguous" and prev.reason != "ambiguous"):
                     res.stubs[stub.uid] = stub
+                    if stub_sets is not None:
+                        stub_sets.append((i, stub))
                 targets = [stub.uid]
                 res.counts[stub.reason] += 1
                 extra["target_identifier"] = ref.target_identifier
@@ -382,7 +418,7 @@ def resolve_repo(
                 # value is named, unless the hint says so.
                 syms = [s for s in found if isinstance(s, SymbolRecord) and s.kind != "module"]
                 if syms and param_calls:
-                    passes.append((ref, hints.pass_, syms))
+                    passes.append((i, ref, hints.pass_, syms))
                 if ref.extra.get("pass_only"):
                     continue
                 targets = [s.uid for s in syms]
@@ -419,11 +455,6 @@ def resolve_repo(
             edges.setdefault(ref.file, []).append(edge)
             if how and how != "stub":
                 res.counts[how] += 1
-    for ref, handed, values in passes:
-        table.begin(ref.file)
-        _link_parameter(table, handed, values, param_calls, res, seen)
-    link_overrides(table, others, res, seen, _source_uid)  # self.m() may run a subclass's m
-    return res
 
 
 def _link_parameter(table: SymbolTable, p: Pass, values: list[SymbolRecord],

@@ -83,6 +83,25 @@ class SymbolTable:
         """The current reference depends on ``key`` (a derived fact such as
         ``("subclasses", qn)``); a no-op here, recorded by ``codegraph.indexer.affected``."""
 
+    # Hooks of the resolution over two processes (codegraph.indexer.resolve_split): the
+    # recording table keeps per-file keys and a position; a plain table has neither.
+    def begin_quiet(self, file: str | None, inheritance: bool = False) -> None:
+        """``begin`` that records nothing itself (the split replays the ``begin`` sequence)."""
+
+    def cursor(self) -> Any:
+        """What ``begin`` records into now (``set_cursor`` puts it back)."""
+        return None
+
+    def set_cursor(self, cursor: Any) -> None:
+        """Record into ``cursor`` (from ``cursor()``) until the next ``begin``."""
+
+    def split_keys(self, files: list[str]) -> Any:
+        """The keys recorded for ``files`` (picklable), for ``merge_keys`` in another process."""
+        return None
+
+    def merge_keys(self, keys: Any) -> None:
+        """Add keys from ``split_keys`` of another process's copy of this table."""
+
     # -- lookups ---------------------------------------------------------------
     def types(self, qn: str) -> list[SymbolRecord]:
         return [s for s in self.by_qn.get(qn, ()) if s.kind in TYPE_KINDS]
