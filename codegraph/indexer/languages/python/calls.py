@@ -14,6 +14,12 @@ from codegraph.indexer.languages.python.common import (
     _BUILTIN,
     _BUILTIN_METHODS,
     _NONE,
+    F_ARGUMENTS,
+    F_ATTRIBUTE,
+    F_FUNCTION,
+    F_NAME,
+    F_OBJECT,
+    F_VALUE,
     _child_stems,
     _dedupe,
     _looks_like_class,
@@ -64,8 +70,8 @@ class CallsMixin:
                 return chain
         attrs: list[str] = []
         while n.type == "attribute":
-            a = n.child_by_field_name("attribute")
-            obj = n.child_by_field_name("object")
+            a = n.child_by_field_id(F_ATTRIBUTE)
+            obj = n.child_by_field_id(F_OBJECT)
             if a is None or obj is None:
                 self.chains[key] = (None, [])
                 return None, []
@@ -92,7 +98,7 @@ class CallsMixin:
         if call is fn:
             args = None
         else:
-            args = call.child_by_field_name("arguments")
+            args = call.child_by_field_id(F_ARGUMENTS)
             if args is None or args.type != "argument_list":
                 return
             kids = args.named_children
@@ -113,7 +119,7 @@ class CallsMixin:
             if a.type == "comment":
                 continue
             if a.type == "keyword_argument":
-                nm, value = a.child_by_field_name("name"), a.child_by_field_name("value")
+                nm, value = a.child_by_field_id(F_NAME), a.child_by_field_id(F_VALUE)
                 if nm is not None and value is not None:
                     self.pass_value(scope, value, callees, None, self.text(nm))
                 continue
@@ -127,7 +133,7 @@ class CallsMixin:
         if root is None:
             return
         if attrs and fn.id not in self.flat_chains:  # the called name may be on a later line
-            at = fn.child_by_field_name("attribute")
+            at = fn.child_by_field_id(F_ATTRIBUTE)
             line = (at if at is not None else fn).start_point[0] + 1
         else:
             line = fn.start_point[0] + 1
@@ -161,7 +167,7 @@ class CallsMixin:
                         self.call_values(scope, vals, [], line, how=self.flow_how(scope, name))
                     self.param_call(scope, name, line)
             elif kind == "builtin" and not attrs and name in ("next", "iter"):
-                args = call.child_by_field_name("arguments")
+                args = call.child_by_field_id(F_ARGUMENTS)
                 pos = [c for c in args.named_children if c.type != "comment"] if args is not None else []
                 if len(pos) == 1:
                     t = self.type_of_expr(scope, pos[0])
@@ -182,7 +188,7 @@ class CallsMixin:
                 self.call_values(scope, vals, [], line)
             return
         if rt == "call":
-            inner_fn = root.child_by_field_name("function")
+            inner_fn = root.child_by_field_id(F_FUNCTION)
             if inner_fn is not None and inner_fn.type == "identifier" and self.text(inner_fn) == "super" \
                     and self.resolve_name(scope, "super")[0] == "builtin":
                 if len(attrs) == 1:
@@ -373,7 +379,7 @@ class CallsMixin:
 
     def call_super(self, scope: _Scope, super_call: Node, member: str, line: int) -> None:
         cls: _Scope | None = None
-        args = super_call.child_by_field_name("arguments")
+        args = super_call.child_by_field_id(F_ARGUMENTS)
         explicit = [c for c in args.named_children if c.type != "comment"] if args is not None else []
         if explicit and explicit[0].type == "identifier":
             kind, val = self.resolve_name(scope, self.text(explicit[0]))

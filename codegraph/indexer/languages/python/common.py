@@ -7,9 +7,28 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from tree_sitter_language_pack import get_language
+
 LANGUAGE = "python"
 DOCSTRING_MAX = 500
 SIGNATURE_MAX = 1000
+
+
+def _field_ids(*names: str) -> tuple[int, ...]:
+    """Field ids of the grammar: ``child_by_field_id`` skips the search of the field's
+    name among the grammar's field names that ``child_by_field_name`` does per call."""
+    lang = get_language(LANGUAGE)
+    ids = tuple(lang.field_id_for_name(n) for n in names)
+    missing = [n for n, i in zip(names, ids, strict=True) if not i]
+    if missing:
+        raise RuntimeError(f"the {LANGUAGE} grammar has no field {', '.join(missing)}")
+    return ids  # type: ignore[return-value]
+
+
+(F_ALIAS, F_ARGUMENTS, F_ATTRIBUTE, F_BODY, F_DEFINITION, F_FUNCTION, F_KEY, F_LEFT, F_MODULE_NAME, F_NAME,
+ F_OBJECT, F_PARAMETERS, F_RETURN_TYPE, F_RIGHT, F_SUBSCRIPT, F_SUPERCLASSES, F_TYPE, F_VALUE) = _field_ids(
+    "alias", "arguments", "attribute", "body", "definition", "function", "key", "left", "module_name", "name",
+    "object", "parameters", "return_type", "right", "subscript", "superclasses", "type", "value")
 
 # builtins of CPython 3.11-3.13, fixed here so output does not depend on the running Python.
 BUILTINS = frozenset("""

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Node
 
-from codegraph.indexer.languages.python.common import memoized
+from codegraph.indexer.languages.python.common import F_ARGUMENTS, F_NAME, F_VALUE, memoized
 
 if TYPE_CHECKING:
     from codegraph.indexer.languages.python.scopes import _Scope
@@ -113,7 +113,7 @@ class ConstructorsMixin:
     def call_argument(call: Node, index: int, name: str) -> Any:
         """The argument node a call passes at ``index`` or as keyword ``name``; None when
         left out, ``_SPLAT`` when ``*args`` / ``**kw`` make it unknown."""
-        args = call.child_by_field_name("arguments")
+        args = call.child_by_field_id(F_ARGUMENTS)
         if args is None or args.type != "argument_list":
             return _SPLAT
         pos = 0
@@ -125,9 +125,9 @@ class ConstructorsMixin:
             if t in ("list_splat", "dictionary_splat"):
                 return _SPLAT
             if t == "keyword_argument":
-                nm = a.child_by_field_name("name")
+                nm = a.child_by_field_id(F_NAME)
                 if nm is not None and nm.text is not None and nm.text.decode("utf-8", "replace") == name:
-                    found = a.child_by_field_name("value")
+                    found = a.child_by_field_id(F_VALUE)
                 continue
             if pos == index:
                 found = a

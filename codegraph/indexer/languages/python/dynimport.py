@@ -29,6 +29,10 @@ from codegraph.indexer.languages.python.common import (
     _BUILTIN_METHODS,
     _DOTTED,
     _STRING_PREFIX,
+    F_ARGUMENTS,
+    F_FUNCTION,
+    F_NAME,
+    F_VALUE,
     _looks_like_class,
     _paths,
 )
@@ -59,7 +63,7 @@ class DynImportMixin:
     @staticmethod
     def call_args(call: Node) -> tuple[list[Node], dict[str, Node], bool]:
         """(positional arguments, keyword arguments by name, a ``*``/``**`` splat seen)."""
-        args = call.child_by_field_name("arguments")
+        args = call.child_by_field_id(F_ARGUMENTS)
         pos: list[Node] = []
         kws: dict[str, Node] = {}
         splat = False
@@ -70,7 +74,7 @@ class DynImportMixin:
             if t == "comment":
                 continue
             if t == "keyword_argument":
-                nm, v = a.child_by_field_name("name"), a.child_by_field_name("value")
+                nm, v = a.child_by_field_id(F_NAME), a.child_by_field_id(F_VALUE)
                 if nm is not None and v is not None and nm.text is not None:
                     kws[nm.text.decode("utf-8", "replace")] = v
             elif t in ("list_splat", "dictionary_splat"):
@@ -82,14 +86,14 @@ class DynImportMixin:
     @staticmethod
     def has_string_arg(call: Node) -> bool:
         """Cheap pre-check: is a string literal among the call's arguments?"""
-        args = call.child_by_field_name("arguments")
+        args = call.child_by_field_id(F_ARGUMENTS)
         if args is None:
             return False
         for c in args.named_children:
             if c.type == "string":
                 return True
             if c.type == "keyword_argument":
-                v = c.child_by_field_name("value")
+                v = c.child_by_field_id(F_VALUE)
                 if v is not None and v.type == "string":
                     return True
         return False
@@ -97,7 +101,7 @@ class DynImportMixin:
     def dyn_import(self, scope: Any, call: Node) -> tuple[Node, bool] | None:
         """(the module-name argument, top) when ``call`` is ``importlib.import_module(...)``
         or ``__import__(...)``; ``top``: the call returns the top-level package."""
-        fn = call.child_by_field_name("function")
+        fn = call.child_by_field_id(F_FUNCTION)
         if fn is None or self.src[fn.end_byte - 8:fn.end_byte] not in _TAILS:
             return None
         root, attrs = self.split_chain(fn)  # type: ignore[attr-defined]
@@ -174,7 +178,7 @@ class DynImportMixin:
         if d is not None:
             lit = self.module_literal(d[0])
             return [(self.module_binding(lit, d[1]), [])] if lit is not None else []
-        fn = call.child_by_field_name("function")
+        fn = call.child_by_field_id(F_FUNCTION)
         out: list[tuple[Any, ...]] = []
         if fn is None:
             return out

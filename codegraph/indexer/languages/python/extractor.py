@@ -13,6 +13,8 @@ from codegraph.core.models import SymbolRecord
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages.python.calls import CallsMixin
 from codegraph.indexer.languages.python.common import (
+    F_FUNCTION,
+    F_VALUE,
     LANGUAGE,
     _to_utf8,
     is_test_path,
@@ -123,7 +125,7 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
             sc = self.scope_at(n.start_byte)
             if n.parent is not None and n.parent.type == "named_expression":  # (a := f)
                 name = self.text(n)
-                self.binding_scope(sc, name).bind(name, ("var", n.parent.child_by_field_name("value"), None, sc))
+                self.binding_scope(sc, name).bind(name, ("var", n.parent.child_by_field_id(F_VALUE), None, sc))
                 continue
             for name in self.target_names(n):
                 sc.bind(name, ("local",))
@@ -131,7 +133,7 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
             self.on_for(n)
         for n in caps.get("return", []):
             sc = self.scope_at(n.start_byte)
-            val = n.named_children[0] if n.named_child_count else None
+            val = n.named_child(0) if n.named_child_count else None
             if val is not None and sc.kind == "function":
                 self.returns.setdefault(id(sc), []).append((sc, val))
         attr_assigns: list[tuple[_Scope, Node, Node | None, Node | None]] = []
@@ -141,7 +143,7 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
         for sc, obj, value, ann in attr_assigns:
             self.on_attr_assign(sc, obj, value, ann)
         # (call, callee expression) of every call, the callee looked up once for all passes.
-        self.call_fns = [(n, n.child_by_field_name("function")) for n in caps.get("call", [])]
+        self.call_fns = [(n, n.child_by_field_id(F_FUNCTION)) for n in caps.get("call", [])]
         self.collect_items(item_assigns, self.call_fns)
         for sc in self.class_scopes:
             self.emit_extends(sc)

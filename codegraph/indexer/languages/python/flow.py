@@ -29,6 +29,18 @@ from typing import Any
 
 from tree_sitter import Node
 
+from codegraph.indexer.languages.python.common import (
+    F_ARGUMENTS,
+    F_ATTRIBUTE,
+    F_FUNCTION,
+    F_KEY,
+    F_LEFT,
+    F_OBJECT,
+    F_RIGHT,
+    F_SUBSCRIPT,
+    F_VALUE,
+)
+
 MAX_DEPTH = 12
 MAX_VALUES = 32  # a name bound to more values than this is a registry: stay quiet
 # Work bound per file (value queries): code that rewrites one container thousands of
@@ -85,7 +97,7 @@ class FlowMixin:
             return self.attribute_values(scope, n, depth + 1)
         if t == "subscript":
             out: list[tuple[Any, ...]] = []
-            for sc, el in self.element_nodes(scope, n.child_by_field_name("value"), n.child_by_field_name("subscript"),
+            for sc, el in self.element_nodes(scope, n.child_by_field_id(F_VALUE), n.child_by_field_id(F_SUBSCRIPT),
                                              depth + 1):
                 out.extend(self.values(sc, el, depth + 1))
             return _dedupe_values(out)
@@ -100,8 +112,8 @@ class FlowMixin:
             a, _, b = n.named_children
             return _dedupe_values(self.values(scope, a, depth + 1) + self.values(scope, b, depth + 1))
         if t == "boolean_operator":
-            return _dedupe_values(self.values(scope, n.child_by_field_name("left"), depth + 1)
-                                  + self.values(scope, n.child_by_field_name("right"), depth + 1))
+            return _dedupe_values(self.values(scope, n.child_by_field_id(F_LEFT), depth + 1)
+                                  + self.values(scope, n.child_by_field_id(F_RIGHT), depth + 1))
         return []
 
     def lambda_binding(self, n: Node) -> tuple[Any, ...] | None:
@@ -145,8 +157,8 @@ class FlowMixin:
         return out
 
     def attribute_values(self, scope: Any, n: Node, depth: int) -> list[tuple[Any, ...]]:
-        obj = n.child_by_field_name("object")
-        an = n.child_by_field_name("attribute")
+        obj = n.child_by_field_id(F_OBJECT)
+        an = n.child_by_field_id(F_ATTRIBUTE)
         if obj is None or an is None:
             return []
         attr = self.text(an)
@@ -185,14 +197,14 @@ class FlowMixin:
         return self.class_member_values(cls, attr, depth)
 
     def return_values(self, scope: Any, call: Node, depth: int) -> list[tuple[Any, ...]]:
-        fn = call.child_by_field_name("function")
+        fn = call.child_by_field_id(F_FUNCTION)
         if fn is None:
             return []
         if fn.type == "attribute":
-            an = fn.child_by_field_name("attribute")
-            obj = fn.child_by_field_name("object")
+            an = fn.child_by_field_id(F_ATTRIBUTE)
+            obj = fn.child_by_field_id(F_OBJECT)
             if an is not None and obj is not None and self.text(an) in ("get", "pop", "setdefault"):
-                args = call.child_by_field_name("arguments")
+                args = call.child_by_field_id(F_ARGUMENTS)
                 first = next((c for c in args.named_children if c.type != "comment"), None) if args is not None else None
                 out: list[tuple[Any, ...]] = []
                 for sc, el in self.element_nodes(scope, obj, first, depth + 1):
@@ -227,7 +239,7 @@ class FlowMixin:
             for p in container.named_children:
                 if p.type != "pair":
                     continue
-                k, v = p.child_by_field_name("key"), p.child_by_field_name("value")
+                k, v = p.child_by_field_id(F_KEY), p.child_by_field_id(F_VALUE)
                 if v is not None and (want is None or self.literal_key(k) in (want, None)):
                     out.append((scope, v))
             return out
@@ -241,12 +253,12 @@ class FlowMixin:
         if t == "parenthesized_expression" and container.named_child_count == 1:
             return self.element_nodes(scope, container.named_children[0], key, depth + 1)
         if t == "subscript":
-            sub = container.child_by_field_name("subscript")
+            sub = container.child_by_field_id(F_SUBSCRIPT)
             if sub is not None and sub.type == "slice":  # a slice keeps the container's elements
-                return self.element_nodes(scope, container.child_by_field_name("value"), key, depth + 1)
+                return self.element_nodes(scope, container.child_by_field_id(F_VALUE), key, depth + 1)
             out = []
-            for sc, el in self.element_nodes(scope, container.child_by_field_name("value"),
-                                             container.child_by_field_name("subscript"), depth + 1):
+            for sc, el in self.element_nodes(scope, container.child_by_field_id(F_VALUE),
+                                             container.child_by_field_id(F_SUBSCRIPT), depth + 1):
                 out.extend(self.element_nodes(sc, el, key, depth + 1))
             return out
         if t == "identifier":

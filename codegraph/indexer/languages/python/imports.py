@@ -11,6 +11,9 @@ from tree_sitter import Node
 
 from codegraph.core.models import IMPORTS
 from codegraph.indexer.languages.python.common import (
+    F_ALIAS,
+    F_MODULE_NAME,
+    F_NAME,
     _child_stems,
     _paths,
     _qjoin,
@@ -48,8 +51,8 @@ class ImportsMixin:
         if n.type == "import_statement":
             for c in n.named_children:
                 if c.type == "aliased_import":
-                    dn = c.child_by_field_name("name")
-                    alias = c.child_by_field_name("alias")
+                    dn = c.child_by_field_id(F_NAME)
+                    alias = c.child_by_field_id(F_ALIAS)
                     qn = self.text(dn)
                     stems = self.abs_stems(qn)
                     if alias is not None:
@@ -70,7 +73,7 @@ class ImportsMixin:
                                                    "to_file": True}, "how": "module_alias"})
                 self.add_ref(IMPORTS, None, qn, line, {"candidates": cands, "names": [], "forwarding": False})
             return
-        mod_node = n.child_by_field_name("module_name")
+        mod_node = n.child_by_field_id(F_MODULE_NAME)
         if mod_node is None:
             return
         package_only = False
@@ -94,8 +97,8 @@ class ImportsMixin:
         star = False
         for c in n.children_by_field_name("name"):
             if c.type == "aliased_import":
-                orig = self.text(c.child_by_field_name("name"))
-                alias = c.child_by_field_name("alias")
+                orig = self.text(c.child_by_field_id(F_NAME))
+                alias = c.child_by_field_id(F_ALIAS)
                 names.append((orig, self.text(alias) if alias is not None else orig))
             elif c.type == "dotted_name":
                 orig = self.text(c)

@@ -16,6 +16,17 @@ from codegraph.indexer import treesitter as ts
 from codegraph.indexer.languages.python.common import (
     _STRING_PREFIX,
     DOCSTRING_MAX,
+    F_ATTRIBUTE,
+    F_BODY,
+    F_LEFT,
+    F_NAME,
+    F_OBJECT,
+    F_PARAMETERS,
+    F_RETURN_TYPE,
+    F_RIGHT,
+    F_SUPERCLASSES,
+    F_TYPE,
+    F_VALUE,
     LANGUAGE,
     SIGNATURE_MAX,
     visibility,
@@ -99,7 +110,7 @@ class ScopesMixin:
                 stack.pop()
             # A lambda may sit in a def's header (a default value): not in its body.
             parent = next(s for s in reversed(stack) if s.start <= start)
-            body = n.child_by_field_name("body")
+            body = n.child_by_field_id(F_BODY)
             bstart = body.start_byte if body is not None else n.end_byte
             if n.type == "lambda":
                 sc = self.on_lambda(n, parent, bstart)
@@ -137,7 +148,7 @@ class ScopesMixin:
         self.lambda_count[id(owner)] = idx + 1
         name = f"<lambda{idx}>"
         qn = f"{owner.qn}.{name}"
-        params = n.child_by_field_name("parameters")
+        params = n.child_by_field_id(F_PARAMETERS)
         sig = ts.signature_hash("function", qn, self.text(params))
         sc = _Scope("lambda", qn, sig, bstart, n.end_byte, parent)
         sc.named = sc
@@ -145,7 +156,7 @@ class ScopesMixin:
             for i, p in enumerate(params.named_children):
                 for pname in self.param_names(p):
                     sc.bind(pname, ("param", None, i, None))
-        body = n.child_by_field_name("body")
+        body = n.child_by_field_id(F_BODY)
         if body is not None:
             self.returns[id(sc)] = [(sc, body)]
         if (qn, sig) not in self.sym_keys:
@@ -171,7 +182,7 @@ class ScopesMixin:
         return self.bp_scope[bisect_right(self.bp_pos, pos) - 1]
 
     def on_def(self, n: Node, parent: _Scope, body: Node | None, bstart: int) -> _Scope | None:
-        name_node = n.child_by_field_name("name")
+        name_node = n.child_by_field_id(F_NAME)
         if name_node is None:
             return None
         name = self.text(name_node)
@@ -179,7 +190,7 @@ class ScopesMixin:
         ntype = n.type
         is_class = ntype == "class_definition"
         qn = f"{owner.qn}.{name}"
-        params = n.child_by_field_name("superclasses" if is_class else "parameters")
+        params = n.child_by_field_id(F_SUPERCLASSES if is_class else F_PARAMETERS)
         if is_class:
             kind, sig = "class", ts.signature_hash("class", qn, "")
         else:
@@ -204,7 +215,7 @@ class ScopesMixin:
                 signature=" ".join(head.split())[:SIGNATURE_MAX], docstring=self.docstring(body),
                 parent=owner.qn,
             ))
-        rt = None if is_class else n.child_by_field_name("return_type")
+        rt = None if is_class else n.child_by_field_id(F_RETURN_TYPE)
         binding_scope = parent
         binding_scope.bind(name, ("def", qn, "class" if is_class else "function", sc, rt))
         if owner.kind == "module" and binding_scope.kind == "module":
@@ -228,8 +239,8 @@ class ScopesMixin:
                     if first and owner.kind == "class" and not is_static and pt in ("identifier", "typed_parameter"):
                         sc.bind(names[0], ("self", owner))
                     else:
-                        ann = p.child_by_field_name("type") if pt in ("typed_parameter", "typed_default_parameter") else None
-                        default = p.child_by_field_name("value") if pt in ("default_parameter", "typed_default_parameter") else None
+                        ann = p.child_by_field_id(F_TYPE) if pt in ("typed_parameter", "typed_default_parameter") else None
+                        default = p.child_by_field_id(F_VALUE) if pt in ("default_parameter", "typed_default_parameter") else None
                         # ("param", annotation, positional index or None for *args/**kw, default)
                         splat = pt in ("list_splat_pattern", "dictionary_splat_pattern") or (
                             pt == "typed_parameter" and any(
@@ -249,7 +260,7 @@ class ScopesMixin:
         if t == "identifier":
             return [self.text(p)]
         if t in ("default_parameter", "typed_default_parameter"):
-            nm = p.child_by_field_name("name")
+            nm = p.child_by_field_id(F_NAME)
             return [self.text(nm)] if nm is not None else []
         if t in ("typed_parameter", "list_splat_pattern", "dictionary_splat_pattern"):
             for c in p.named_children:
@@ -299,13 +310,13 @@ class ScopesMixin:
 
     def on_assign(self, n: Node, attr_assigns: list[tuple[_Scope, Node, Node | None, Node | None]],
                   item_assigns: list[tuple[_Scope, Node, Node | None, Node | None]]) -> None:
-        left = n.child_by_field_name("left")
+        left = n.child_by_field_id(F_LEFT)
         if left is None:
             return
-        value = n.child_by_field_name("right")
+        value = n.child_by_field_id(F_RIGHT)
         while value is not None and value.type == "assignment":
-            value = value.child_by_field_name("right")
-        ann = n.child_by_field_name("type")
+            value = value.child_by_field_id(F_RIGHT)
+        ann = n.child_by_field_id(F_TYPE)
         sc = self.scope_at(n.start_byte)
         if ann is not None:
             self.annotations.append((sc, sc, ann))
@@ -330,8 +341,8 @@ class ScopesMixin:
         return sc
 
     def on_for(self, n: Node) -> None:
-        left = n.child_by_field_name("left")
-        right = n.child_by_field_name("right")
+        left = n.child_by_field_id(F_LEFT)
+        right = n.child_by_field_id(F_RIGHT)
         if left is None:
             return
         sc = self.scope_at(n.start_byte)
@@ -343,8 +354,8 @@ class ScopesMixin:
                 sc.bind(name, ("local",))
 
     def on_attr_assign(self, sc: _Scope, left: Node, value: Node | None, ann: Node | None) -> None:
-        obj = left.child_by_field_name("object")
-        attr = left.child_by_field_name("attribute")
+        obj = left.child_by_field_id(F_OBJECT)
+        attr = left.child_by_field_id(F_ATTRIBUTE)
         if obj is None or attr is None or obj.type != "identifier":
             return
         found = self.lookup(sc, self.text(obj))

@@ -18,6 +18,12 @@ from codegraph.indexer.languages.python.common import (
     _LITERAL_TYPES,
     _NONE,
     BUILTINS,
+    F_ATTRIBUTE,
+    F_FUNCTION,
+    F_LEFT,
+    F_OBJECT,
+    F_RIGHT,
+    F_VALUE,
     _child_stems,
     _dedupe,
     _looks_like_class,
@@ -153,8 +159,8 @@ class TypesMixin:
         return None
 
     def type_of_attribute(self, scope: _Scope, n: Node) -> Any:
-        obj = n.child_by_field_name("object")
-        attr = n.child_by_field_name("attribute")
+        obj = n.child_by_field_id(F_OBJECT)
+        attr = n.child_by_field_id(F_ATTRIBUTE)
         if obj is None or attr is None:
             return None
         base = self.type_of_expr(scope, obj)
@@ -190,7 +196,7 @@ class TypesMixin:
         return memoized(memo, self.in_progress, key, compute)
 
     def type_of_call(self, scope: _Scope, call: Node) -> Any:
-        fn = call.child_by_field_name("function")
+        fn = call.child_by_field_id(F_FUNCTION)
         if fn is None:
             return None
         root, attrs = self.split_chain(fn)
@@ -359,8 +365,8 @@ class TypesMixin:
                 return _BUILTIN
             return None
         if t == "binary_operator":
-            left = n.child_by_field_name("left")
-            right = n.child_by_field_name("right")
+            left = n.child_by_field_id(F_LEFT)
+            right = n.child_by_field_id(F_RIGHT)
             return _combine([self.annotation_type(scope, left, depth + 1), self.annotation_type(scope, right, depth + 1)])
         return None
 
@@ -389,7 +395,7 @@ class TypesMixin:
             names = []
             for b in cls.bases:
                 if b.type == "subscript":
-                    b = b.child_by_field_name("value") or b
+                    b = b.child_by_field_id(F_VALUE) or b
                 root, attrs = self.split_chain(b)
                 if root is None or root.type != "identifier" or attrs:
                     continue
@@ -411,7 +417,7 @@ class TypesMixin:
         lookup_scope = cls.parent or self.module_scope
         for b in cls.bases:
             if b.type == "subscript":
-                b = b.child_by_field_name("value") or b
+                b = b.child_by_field_id(F_VALUE) or b
             root, attrs = self.split_chain(b)
             if root is None or root.type != "identifier":
                 continue

@@ -25,7 +25,21 @@ from typing import Any
 from tree_sitter import Node
 
 from codegraph.core.models import CALLS, INJECTS, REFERENCES, USES_TYPE
-from codegraph.indexer.languages.python.common import _BUILTIN, _NONE, _paths
+from codegraph.indexer.languages.python.common import (
+    _BUILTIN,
+    _NONE,
+    F_ARGUMENTS,
+    F_ATTRIBUTE,
+    F_BODY,
+    F_DEFINITION,
+    F_FUNCTION,
+    F_NAME,
+    F_OBJECT,
+    F_RIGHT,
+    F_SUBSCRIPT,
+    F_VALUE,
+    _paths,
+)
 
 # Last three bytes of the container methods collect_items reads (a cheap pre-filter).
 _ITEM_TAILS = frozenset({b"end", b"add", b"ate", b"ert", b"ult"})  # append/extend, add, update, insert, setdefault
@@ -55,22 +69,22 @@ class UsesMixin:
         """Container contents written after creation: ``d[k] = f``, ``d.update({...})``,
         ``ls.append(f)``, ``ls.extend([...])``, ``s.add(f)``, ``d.setdefault(k, f)``."""
         for sc, left, value, _ann in item_assigns:
-            obj = left.child_by_field_name("value")
+            obj = left.child_by_field_id(F_VALUE)
             if obj is None or obj.type != "identifier" or value is None:
                 continue
-            self.add_item(sc, self.text(obj), left.child_by_field_name("subscript"), value, "item")
+            self.add_item(sc, self.text(obj), left.child_by_field_id(F_SUBSCRIPT), value, "item")
         src = self.src
         for call, fn in calls:
             if fn is None or fn.type != "attribute" or src[fn.end_byte - 3:fn.end_byte] not in _ITEM_TAILS:
                 continue
-            obj = fn.child_by_field_name("object")
-            an = fn.child_by_field_name("attribute")
+            obj = fn.child_by_field_id(F_OBJECT)
+            an = fn.child_by_field_id(F_ATTRIBUTE)
             if obj is None or an is None or obj.type != "identifier":
                 continue
             meth = self.text(an)
             if meth not in ("append", "add", "update", "extend", "insert", "setdefault"):
                 continue
-            args = call.child_by_field_name("arguments")
+            args = call.child_by_field_id(F_ARGUMENTS)
             pos = [c for c in args.named_children if c.type not in ("comment", "keyword_argument")] if args else []
             sc = self.scope_at(call.start_byte)
             if meth in ("append", "add") and len(pos) == 1:
@@ -124,8 +138,8 @@ class UsesMixin:
         outer = d.parent if d is not None else None
         if outer is None or outer.type != "decorated_definition":
             return
-        df = outer.child_by_field_name("definition")
-        name = df.child_by_field_name("name") if df is not None else None
+        df = outer.child_by_field_id(F_DEFINITION)
+        name = df.child_by_field_id(F_NAME) if df is not None else None
         if name is None:
             return
         ents = [b for b in scope.names.get(self.text(name), ()) if b[0] == "def"]
@@ -221,7 +235,7 @@ class UsesMixin:
 
     def emit_protocols(self, fors: list[Node], withs: list[Node], raises: list[Node]) -> None:
         for n in fors:
-            right = n.child_by_field_name("right")
+            right = n.child_by_field_id(F_RIGHT)
             if right is None:
                 continue
             scope = self.scope_at(n.start_byte)
@@ -241,7 +255,7 @@ class UsesMixin:
             self.protocol_call(scope, t, "__enter__", line)
             self.protocol_call(scope, t, "__exit__", line)
         for n in raises:
-            exc = n.named_children[0] if n.named_child_count else None
+            exc = n.named_child(0) if n.named_child_count else None
             if exc is None or exc.type not in ("identifier", "attribute"):
                 continue  # ``raise C(...)`` is a call, already seen
             scope = self.scope_at(n.start_byte)
@@ -293,7 +307,7 @@ class UsesMixin:
         """``Depends(fn)`` / ``Security(fn)`` of FastAPI in a parameter default, an
         ``Annotated[...]`` or a decorator: INJECTS from the function to ``fn``."""
         if fn is None:
-            fn = call.child_by_field_name("function")
+            fn = call.child_by_field_id(F_FUNCTION)
         if fn is None or self.src[fn.end_byte - 7:fn.end_byte] not in (b"Depends", b"ecurity"):
             return False
         root, attrs = self.split_chain(fn)
@@ -309,10 +323,10 @@ class UsesMixin:
         return False
 
     def on_inject(self, scope: Any, call: Node) -> None:
-        args = call.child_by_field_name("arguments")
+        args = call.child_by_field_id(F_ARGUMENTS)
         pos = [c for c in args.named_children if c.type not in ("comment", "keyword_argument")] if args else []
-        kw = [c.child_by_field_name("value") for c in (args.named_children if args else [])
-              if c.type == "keyword_argument" and self.text(c.child_by_field_name("name")) == "dependency"]
+        kw = [c.child_by_field_id(F_VALUE) for c in (args.named_children if args else [])
+              if c.type == "keyword_argument" and self.text(c.child_by_field_id(F_NAME)) == "dependency"]
         dep = pos[0] if pos else (kw[0] if kw else None)
         if dep is None:
             return
@@ -325,11 +339,11 @@ class UsesMixin:
         p: Node | None = n.parent
         while p is not None:
             if p.type == "parameters" and p.parent is not None and p.parent.type == "function_definition":
-                body = p.parent.child_by_field_name("body")
+                body = p.parent.child_by_field_id(F_BODY)
                 return self.scope_at(body.start_byte) if body is not None else None
             if p.type == "decorator" and p.parent is not None and p.parent.type == "decorated_definition":
-                d = p.parent.child_by_field_name("definition")
-                body = d.child_by_field_name("body") if d is not None else None
+                d = p.parent.child_by_field_id(F_DEFINITION)
+                body = d.child_by_field_id(F_BODY) if d is not None else None
                 return self.scope_at(body.start_byte) if body is not None else None
             if p.type in ("block", "module"):
                 return None
@@ -348,7 +362,7 @@ class UsesMixin:
         call = p.parent
         if call is None or call.type != "call":
             return ""
-        fn = call.child_by_field_name("function")
+        fn = call.child_by_field_id(F_FUNCTION)
         if fn is None or not self.text(fn).endswith(("cast", "Depends", "Security")):
             return ""
         scope = self.scope_at(call.start_byte)
@@ -384,7 +398,7 @@ class UsesMixin:
             if pp is not None and pp.type == "class_definition":
                 return  # a base class: EXTENDS
             if pp is not None and pp.type == "call":
-                fn = pp.child_by_field_name("function")
+                fn = pp.child_by_field_id(F_FUNCTION)
                 if fn is not None and fn.type == "identifier" and self.text(fn) == "super":
                     return  # super(Child, self)
         special = self.in_special_call(n, p)
