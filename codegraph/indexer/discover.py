@@ -15,7 +15,7 @@ import re
 import stat
 import subprocess
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -106,9 +106,11 @@ def _is_skip_dir(name: str) -> bool:
     return name in SKIP_DIRS or name.endswith(".egg-info")
 
 
-def _walk(root: Path, skipped: Counter[str], skipped_folders: list[str]) -> list[str]:
+def _walk(root: Path, skipped: Counter[str], skipped_folders: list[str],
+          many: tuple[int, Callable[[], None]] | None = None) -> list[str]:
     """Walk without following symlinked folders, honouring nested .gitignore files.
-    Vendored or build folders are appended to ``skipped_folders`` (``rel/``)."""
+    Vendored or build folders are appended to ``skipped_folders`` (``rel/``). ``many``:
+    (n, f), f called once the walk has found n paths."""
     out: list[str] = []
     specs: list[tuple[str, pathspec.PathSpec]] = []
     def unreadable_dir(_: OSError) -> None:
@@ -153,6 +155,9 @@ def _walk(root: Path, skipped: Counter[str], skipped_folders: list[str]) -> list
                 skipped["ignored by .gitignore"] += 1
             else:
                 out.append(rel)
+        if many is not None and len(out) >= many[0]:
+            many[1]()
+            many = None
     return out
 
 
@@ -217,6 +222,7 @@ def discover(
     include: list[str] | None = None,
     exclude: list[str] | None = None,
     known: dict[str, FileStat] | None = None,
+    many: tuple[int, Callable[[], None]] | None = None,
 ) -> Discovery:
     """Files under ``root`` to index. ``include``/``exclude`` are gitignore-style globs
     (repo-relative). ``known``: path -> stat under which the file was read as text by an
@@ -225,7 +231,9 @@ def discover(
     Reasons counted in ``skipped``: vendored or build folder, ignored by .gitignore,
     excluded by config, symlink outside the tree, symlink loop, dangling symlink, not a
     regular file (FIFO, device), undecodable file name, too large, binary, unreadable.
-    A bad file is never an abort (docs/hardening.md, "Bad files")."""
+    A bad file is never an abort (docs/hardening.md, "Bad files").
+    ``many``: (n, f), f called (once) as soon as n paths are found, before they are
+    checked (the indexer starts its worker pool then, see pipeline._EarlyPool)."""
     root = root.resolve()
     if not root.exists():
         raise FileNotFoundError(f"no such folder: {root}")
@@ -244,11 +252,13 @@ def discover(
             else:  # counted once per folder (the outermost vendored one), as the walk does
                 folders.add("/".join(parts[:cut + 1]) + "/")
         paths = kept
+        if many is not None and len(paths) >= many[0]:
+            many[1]()
         result.skipped_folders = sorted(folders)
         if folders:
             result.skipped["vendored or build folder"] += len(folders)
     else:
-        paths = _walk(root, result.skipped, result.skipped_folders)
+        paths = _walk(root, result.skipped, result.skipped_folders, many)
         result.skipped_folders.sort()
     inc = gitignore_spec(include) if include else None
     exc = gitignore_spec(exclude) if exclude else None

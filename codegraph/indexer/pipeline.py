@@ -56,6 +56,7 @@ log = logging.getLogger(__name__)
 SEARCH_BATCH = 2000  # chunks per upsert_chunks call (one progress tick each)
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 LOAD_BATCH = 200
+POOL_MIN_FILES = 32  # fewer files to extract are extracted in the main process
 STREAM_LOAD = True  # a repo new to the graph loads during extraction (_StreamLoad); tests compare both ways
 
 
@@ -112,6 +113,13 @@ def _extract_job(args: tuple[str, str, str, str, bool]) -> tuple[FileExtraction,
         fx.file.had_error, fx.file.coverage_status = True, "error"
         fx.errors.append(f"unreadable: {e}")
         return fx, []
+    return extract_bytes(repo, path, language, data, want_chunks)
+
+
+def extract_bytes(repo: str, path: str, language: str, data: bytes, want_chunks: bool
+                  ) -> tuple[FileExtraction, list[Chunk]]:
+    """The extraction of one file's bytes and, with ``want_chunks``, its search chunks
+    with their BM25 terms."""
     fx = extract_source(repo, path, language, data)
     fx.file.content_hash = file_hash(data)
     chunks: list[Chunk] = []
@@ -179,8 +187,10 @@ def index_repo(
     # costs a large part of a one-file refresh, and the run creates no cycles worth it.
     gc_was_enabled = gc.isenabled()
     gc.disable()
+    early = _EarlyPool()
     args: dict[str, Any] = dict(workers=workers, max_file_bytes=max_file_bytes, decisions=decisions, include=include,
-                                exclude=exclude, pages=pages, progress=progress, full_resolve=full_resolve)
+                                exclude=exclude, pages=pages, progress=progress, full_resolve=full_resolve,
+                                early=early)
     try:
         try:
             return _index_repo(root, repo, graph, search, state, force=force, **args)
@@ -189,6 +199,7 @@ def index_repo(
             s.messages.insert(0, f"{e}: every file re-parsed and relinked")
             return s
     finally:
+        early.close()
         if gc_was_enabled:
             gc.enable()
 
@@ -197,7 +208,7 @@ def _index_repo(
     root: Path, repo: str, graph: GraphStore, search: SearchIndex | None, state: StateStore, *,
     workers: int, max_file_bytes: int, decisions: dict[str, Decision] | None, force: bool,
     include: list[str] | None, exclude: list[str] | None, pages: dict[str, str] | None,
-    progress: Progress | None, full_resolve: bool,
+    progress: Progress | None, full_resolve: bool, early: _EarlyPool,
 ) -> IndexSummary:
     t0 = time.perf_counter()
     seen_ns = time.time_ns()  # before any file is looked at (StateStore.trusted_stats)
@@ -205,12 +216,17 @@ def _index_repo(
     root = root.resolve()
     s = IndexSummary(repo=repo, root=str(root))
     trusted = {} if force else state.trusted_stats(repo)
-    disc = discover(root, max_file_bytes=max_file_bytes, include=include, exclude=exclude, known=trusted)
+    prev = state.repo(repo)
+    n = workers or os.cpu_count() or 1
+    # A run that extracts every file starts its worker pool as soon as the walk has found
+    # enough files to use it: the workers warm up while the tree is walked (workers.warm_up).
+    many = (POOL_MIN_FILES, lambda: early.start(n)) \
+        if n > 1 and (force or prev is None or prev.extractor_version != EXTRACTOR_VERSION) else None
+    disc = discover(root, max_file_bytes=max_file_bytes, include=include, exclude=exclude, known=trusted, many=many)
     s.skipped, s.unsupported = dict(disc.skipped), dict(disc.unsupported)
     s.skipped_folders = disc.skipped_folders
     s.timings["discover"] = time.perf_counter() - t0
 
-    prev = state.repo(repo)
     fingerprint = config_fingerprint(
         {"max_file_bytes": max_file_bytes, "include": tuple(include or ()), "exclude": tuple(exclude or ()),
          "pages": tuple(sorted((pages or {}).items()))})
@@ -260,8 +276,7 @@ def _index_repo(
     chunks: list[Chunk] = []
     # GC is off (index_repo): unpickling records from the pool is otherwise mostly GC time.
     jobs = [(repo, f.path, f.language, str(f.abs_path), search is not None) for f in changed]
-    n = workers or os.cpu_count() or 1
-    pooled = n > 1 and len(jobs) >= 32
+    pooled = n > 1 and len(jobs) >= POOL_MIN_FILES
     with ExitStack() as run:
         started = loader = None
         if pooled and STREAM_LOAD and not known and not in_graph:
@@ -272,7 +287,7 @@ def _index_repo(
             started = _begin_run(graph, s, root, repo, True)
             loader = _StreamLoad(graph, repo, assign_routes(set(current), pages), tick, len(jobs))
         if pooled:
-            with worker_pool(n) as pool:
+            with early.take(n) as pool:
                 for i, (fx, ch) in enumerate(extract_pooled(pool, jobs), 1):
                     fresh[fx.file.path] = fx
                     chunks.extend(ch)
@@ -306,6 +321,30 @@ def _index_repo(
         s.content = index_content(root, repo, search, max_file_bytes, include=include, exclude=exclude).to_dict()
         s.timings["content"] = time.perf_counter() - t
     return s
+
+
+class _EarlyPool:
+    """The worker pool of a run that will extract every file, started (``start``, called
+    by ``discover`` once it has found POOL_MIN_FILES paths) before the files to extract
+    are known, so its workers warm up meanwhile. ``take`` hands it to the extraction
+    (a new pool when none was started); ``close`` (index_repo, at the end of every run)
+    shuts down a pool nobody took."""
+
+    def __init__(self) -> None:
+        self.pool: Executor | None = None
+
+    def start(self, n: int) -> None:
+        if self.pool is None:
+            self.pool = worker_pool(n, warm=True)
+
+    def take(self, n: int) -> Executor:
+        pool, self.pool = self.pool, None
+        return pool if pool is not None else worker_pool(n)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
 
 
 def _quiet(phase: str, done: int, total: int) -> None:
