@@ -1,15 +1,19 @@
-"""The ORM adapter's byte checks (``orm._py_class_words``, ``orm._py_call_words``) exist
-for speed only: with them, ``orm._python`` gives exactly the records it gives when both
-loops always run. Sources are built from ORM-like and unrelated fragments so the checks
-see both sides of every branch."""
+"""Byte checks of the framework adapters exist for speed only. With the ORM adapter's
+(``orm._py_class_words``, ``orm._py_call_words``), ``orm._python`` gives exactly the records
+it gives when both loops always run (sources built from ORM-like and unrelated fragments,
+so the checks see both sides of every branch); the HTTP server and literal-table triggers
+(``http_server._py_trigger``, ``orm._literal_trigger``) answer as the single patterns they
+replaced."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from codegraph.indexer.adapters import FileCtx, orm
+from codegraph.indexer.adapters import FileCtx, http_server, orm
 from codegraph.indexer.extract import extract_source
 
 FRAGMENTS = [
@@ -67,3 +71,29 @@ def test_the_checks_skip_files_without_the_names() -> None:
     src = b"from django.utils import timezone\n\ndef now():\n    return timezone.now()\n"
     assert not orm._py_class_words(src) and not orm._py_call_words(src)
     assert orm._py_call_words(b"x = sa.update(Order)") and not orm._py_call_words(b"usage = 1; data.updated(x)")
+
+
+# The trigger checks as they were: one pattern each (after a substring pre-check).
+OLD_PY_TRIGGER = re.compile(rb"@[\w.]+\.(?:route|get|post|put|patch|delete|head|options|api_route)\(|urlpatterns|"
+                            rb"include_router|register_blueprint|add_url_rule")
+OLD_LITERAL_TRIGGER = re.compile(rb"\b(?:knex|db|trx|tx)\(\s*['\"`]|\.\s*(?:table|Table|from_?|into|query)\(\s*"
+                                 rb"['\"`][A-Za-z_][\w.$]*['\"`]\s*\)")
+PIECES = ["@app.route(", "@bp.get(", "@router.api_route(", "@x.y.delete(", "@ app.get(", "@app.get (", "urlpatterns",
+          "include_router", "register_blueprint", "add_url_rule", "route", "get(", "knex(", "db(", "trx(", "tx(",
+          "xdb(", "knex( 'a", 'db("', "db(`", ".table(", ". from_(", ".into(", ".query(", ".Table(", "'orders'",
+          '"a.b"', "'1x'", ")", " ", "\n", ".", "@", "(", "'", "`", "x", "_", "$", "from", "into"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=12))
+@example([".table(", "'orders'", ")"])
+@example(["db(", "'"])
+@example(["@app.route("])
+@example(["x", "db(", "'"])
+@example(["trx(", "'"])
+def test_trigger_checks_match_the_single_patterns(pieces: list[str]) -> None:
+    source = "".join(pieces).encode()
+    assert http_server._py_trigger(source) == (OLD_PY_TRIGGER.search(source) is not None)
+    old = any(n in source for n in (b"table(", b"Table(", b"from(", b"from_(", b"into(", b"query(", b"knex(", b"db(",
+                                    b"trx(", b"tx(")) and OLD_LITERAL_TRIGGER.search(source) is not None
+    assert orm._literal_trigger(FileCtx("python", "a.py", source)) == old

@@ -129,15 +129,19 @@ def _py_router_prefixes(ctx: Any) -> tuple[dict[str, str], set[str]]:
     return prefixes, routers
 
 
-# A route decorator, a urlconf or a router mount somewhere in the file.
-_PY_TRIGGER = re.compile(rb"@[\w.]+\.(?:route|get|post|put|patch|delete|head|options|api_route)\(|urlpatterns|"
-                         rb"include_router|register_blueprint|add_url_rule")
+# A route decorator, a urlconf or a router mount somewhere in the file. The decorator's
+# pattern starts with a literal "@", which the regex engine skips to; the other names are
+# plain substrings (one alternation of all of them tried every position: ~5x the time).
+_PY_ROUTE_DECORATOR = re.compile(rb"@[\w.]+\.(?:route|get|post|put|patch|delete|head|options|api_route)\(")
+_PY_MOUNT_NAMES = (b"urlpatterns", b"include_router", b"register_blueprint", b"add_url_rule")
+
+
+def _py_trigger(source: bytes) -> bool:
+    return any(n in source for n in _PY_MOUNT_NAMES) or _PY_ROUTE_DECORATOR.search(source) is not None
 
 
 def _python(ctx: Any) -> list[dict[str, Any]]:
-    if not ctx.has(b"route", b"get(", b"post(", b"put(", b"delete(", b"patch(", b"head(", b"options(",
-                   b"urlpatterns", b"include_router", b"register_blueprint", b"add_url_rule") \
-            or not _PY_TRIGGER.search(ctx.source):
+    if not _py_trigger(ctx.source):
         return []
     fw = _py_framework(ctx)
     out: list[dict[str, Any]] = []
