@@ -116,14 +116,15 @@ class CallsMixin:
             return
         index = 0
         for a in kids:
-            if a.type == "comment":
+            t = a.type
+            if t == "comment":
                 continue
-            if a.type == "keyword_argument":
+            if t == "keyword_argument":
                 nm, value = a.child_by_field_id(F_NAME), a.child_by_field_id(F_VALUE)
                 if nm is not None and value is not None:
                     self.pass_value(scope, value, callees, None, self.text(nm))
                 continue
-            if a.type in ("list_splat", "dictionary_splat"):
+            if t in ("list_splat", "dictionary_splat"):
                 break  # positions after *args are unknown
             self.pass_value(scope, a, callees, index, None)
             index += 1

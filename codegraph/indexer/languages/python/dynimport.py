@@ -83,12 +83,14 @@ class DynImportMixin:
                 pos.append(a)
         return pos, kws, splat
 
-    @staticmethod
-    def has_string_arg(call: Node) -> bool:
+    def has_string_arg(self, call: Node) -> bool:
         """Cheap pre-check: is a string literal among the call's arguments?"""
         args = call.child_by_field_id(F_ARGUMENTS)
         if args is None:
             return False
+        src, start, end = self.src, args.start_byte, args.end_byte
+        if src.find(b'"', start, end) < 0 and src.find(b"'", start, end) < 0:
+            return False  # no quote in the arguments' text: no string among them
         for c in args.named_children:
             if c.type == "string":
                 return True
