@@ -59,6 +59,14 @@ def run_transaction(graph: Any) -> Iterator[None]:
         yield
 
 
+def commit_run(graph: Any) -> None:
+    """Commit the store's whole-run transaction now where it has one (``run_transaction``;
+    the embedded graph), else nothing."""
+    commit = getattr(graph, "commit_run", None)
+    if commit is not None:
+        commit()
+
+
 def incomplete_reason(props: dict[str, Any]) -> str | None:
     """Why a Repo node's graph is not complete, or None when it is."""
     if props.get("run_state", COMPLETE) != RUNNING:

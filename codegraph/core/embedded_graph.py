@@ -145,7 +145,7 @@ class EmbeddedGraphStore:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self._local = threading.local()
-        self._write_lock = threading.Lock()
+        self._write_lock = threading.RLock()  # re-entered by a write after commit_run inside atomic
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.ensure_schema()
@@ -197,11 +197,22 @@ class EmbeddedGraphStore:
             try:
                 yield
             except BaseException:
-                self._local.in_run = False
-                c.execute("ROLLBACK")
+                if self._local.in_run:  # not when commit_run ended it already
+                    self._local.in_run = False
+                    c.execute("ROLLBACK")
                 raise
+            if self._local.in_run:
+                self._local.in_run = False
+                c.execute("COMMIT")
+
+    def commit_run(self) -> None:
+        """Commit the run's transaction (``atomic``) of this thread now, before its block
+        ends: the rest of the block writes in transactions of its own. Nothing when no run
+        is open. The pipeline commits the graph here before the indexer state
+        (docs/DESIGN.md#refresh)."""
+        if getattr(self._local, "in_run", False):
             self._local.in_run = False
-            c.execute("COMMIT")
+            self._conn().execute("COMMIT")
 
     def ensure_schema(self) -> None:
         """Create the tables, or bring a file of an older layout to ``LAYOUT`` in one

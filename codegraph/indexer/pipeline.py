@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from codegraph.core.completeness import previous_run_unfinished, run_transaction, running_record
+from codegraph.core.completeness import commit_run, previous_run_unfinished, run_transaction, running_record
 from codegraph.core.git import git_head
 from codegraph.core.graph_store import GraphStore
 from codegraph.core.models import (
@@ -499,6 +499,7 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
     removed, current, known, decisions = plan.removed, plan.current, plan.known, plan.decisions
     rebuild, tick, t0, pages = plan.rebuild, plan.progress, plan.t0, plan.pages
     graph_changed = bool(fresh or removed)
+    snapshot: tuple[str, list[str]] | None = None  # (taken_at, qualified names) of the run's CountSnapshot
 
     # Load: file-scoped diff per changed file, removal of vanished files.
     t = time.perf_counter()
@@ -579,11 +580,14 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
             targets_moved = p not in fresh and any(e.target in moved_targets for e in res.edges.get(p, ()))
             if (p in fresh or known.get(p, ("", ""))[1] != h or targets_moved) and p not in moved_paths:
                 rewrite.append(p)
+        if graph_changed:  # the run's CountSnapshot: its time and names, saved with the state
+            snapshot = (datetime.now(UTC).isoformat(timespec="microseconds"),
+                        [sym.qualified_name for fx in all_fx for sym in fx.symbols])
         if save_forked(state, len(fresh) + s.resolved_files):
             # Every row of the state is known now: a child writes them while the edges go
-            # into the graph, and commits where the save was (codegraph.indexer.state_writes).
+            # into the graph, and commits after the graph (codegraph.indexer.state_writes).
             saver.append(ForkedSave(state, _repo_state(plan, now), fresh, removed, edges_hashes, resolved.state,
-                                    stats=plan.stats))
+                                    stats=plan.stats, snapshot=snapshot))
         for i in range(0, len(rewrite), LOAD_BATCH):
             part = rewrite[i:i + LOAD_BATCH]
             graph.replace_edges(repo, part, [e for p in part for e in res.edges.get(p, [])])
@@ -599,21 +603,23 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
         s.chunks_written, s.timings["search writes"] = written.result()
     s.timings["search"] = time.perf_counter() - t
 
-    t = time.perf_counter()  # "save": state, counts, snapshot, the Repo node
+    t = time.perf_counter()  # "save": counts, snapshot, the Repo node, the graph's commit, state
+    counts = graph.counts(repo)  # once: the snapshot and the summary both read it
+    if snapshot is not None:
+        from codegraph.core.baselines import take_snapshot
+
+        take_snapshot(graph, repo, s.commit, snapshot[0], counts=counts)
+    if graph_changed or repo_node is None:
+        graph.upsert_repo(rec)  # the run is complete: commit and import time are now this run's
+    # The graph's run commits here (embedded: its WAL written and checkpointed) while a forked
+    # save still writes its rows, and the state commits after it: a run whose graph did not
+    # commit keeps the state it had; one killed in between rebuilds (docs/DESIGN.md#refresh).
+    commit_run(graph)
     if saver:
         saver[0].commit()
     else:
         state.save(_repo_state(plan, now), fresh, removed, edges_hashes,
-                   resolved.state if resolved is not None else None, stats=plan.stats)
-    counts = graph.counts(repo)  # once: the snapshot and the summary both read it
-    if graph_changed:
-        from codegraph.core.baselines import take_snapshot
-
-        snap = take_snapshot(graph, repo, s.commit, counts=counts)
-        state.save_snapshot_symbols(repo, snap.props["taken_at"],
-                                    [sym.qualified_name for fx in all_fx for sym in fx.symbols], delta=True)
-    if graph_changed or repo_node is None:
-        graph.upsert_repo(rec)  # the run is complete: commit and import time are now this run's
+                   resolved.state if resolved is not None else None, stats=plan.stats, snapshot=snapshot)
     s.symbols = counts["nodes"].get("Symbol", 0)
     s.stubs = counts["nodes"].get(STUB, 0)
     s.edges = sum(v for k, v in counts["edges"].items() if k not in STRUCTURAL_EDGES)

@@ -383,13 +383,16 @@ class StateStore:
         resolution: ResolveState | None = None,
         stats: dict[str, tuple[int, int, int, int, int]] | None = None,
         before_commit: Callable[[], None] | None = None,
+        snapshot: tuple[str, list[str]] | None = None,
     ) -> None:
         """Record a successful run in one transaction (with what the resolution looked up,
         when given). ``stats``: path -> (size, mtime_ns, ctime_ns, inode, seen_ns) of the files
         this run read and hashed (``trusted_stats``); a changed or removed file without one
         loses its stored stat (its content hash came from elsewhere, e.g. a JSONL load).
         ``before_commit``: called with every row written, before the commit; what it
-        raises rolls the transaction back (``codegraph.indexer.state_writes``)."""
+        raises rolls the transaction back (``codegraph.indexer.state_writes``). ``snapshot``:
+        (taken_at, qualified names) of the run's CountSnapshot, kept as
+        ``save_snapshot_symbols(..., delta=True)`` keeps it, in the same transaction."""
         stats = stats or {}
         with self.conn:
             self.conn.executemany("DELETE FROM file_stat WHERE repo=? AND path=?",
@@ -416,6 +419,8 @@ class StateStore:
             self.conn.executemany(
                 "UPDATE file_state SET edges_hash=? WHERE repo=? AND path=?",
                 [(h, state.repo, p) for p, h in edges_hashes.items() if p not in changed])
+            if snapshot is not None:
+                self._snapshot_row(state.repo, *snapshot, delta=True)
             if before_commit is not None:
                 before_commit()
 
@@ -487,6 +492,10 @@ class StateStore:
         set before it, while those stay under a quarter of the set (every run writes one:
         a whole set is 0.66 MB before compression on the stdlib, and sorting + compressing
         it was most of a refresh's save); else, and always without ``delta``, the whole set."""
+        with self.conn:
+            self._snapshot_row(repo, taken_at, qualified_names, delta=delta)
+
+    def _snapshot_row(self, repo: str, taken_at: str, qualified_names: list[str], *, delta: bool) -> None:
         names = set(qualified_names)
         row = self.conn.execute(
             "SELECT taken_at, symbols FROM snapshot_symbols WHERE repo=? AND taken_at<? ORDER BY taken_at DESC "
@@ -503,8 +512,7 @@ class StateStore:
             blob = zlib.compress("\n".join(names).encode(), 1)
             if delta:
                 _FULL_NAMES[(self._key, repo)] = (taken_at, frozenset(names))
-        with self.conn:
-            self.conn.execute("INSERT OR REPLACE INTO snapshot_symbols VALUES (?,?,?)", (repo, taken_at, blob))
+        self.conn.execute("INSERT OR REPLACE INTO snapshot_symbols VALUES (?,?,?)", (repo, taken_at, blob))
 
     def _full_names(self, repo: str, taken_at: str) -> frozenset[str] | None:
         """The names of a whole (not delta) row, from this process's cache when it wrote or read it last."""
