@@ -18,7 +18,8 @@ file in first-edge order, stub records replayed in order through the same rule, 
 sorted. The child's half comes back pickled (edges, stub records, counts, keys).
 
 Only for many references (``SPLIT_AT_LEAST``: a fork and the pickled half cost about
-0.1 s) into an empty Resolution, on a platform with ``fork``. The child dies with the
+0.1 s) into an empty Resolution, on a platform with ``fork``, unless
+``CODEGRAPH_RESOLVE_SPLIT=0`` (benches: the same code in one process). The child dies with the
 run (``codegraph.indexer.workers``); an error it raised re-raises in the run, a child
 that vanished raises ``ResolveChildLost``.
 """
@@ -65,7 +66,7 @@ class _Half:
 
 def worth_it(fxs: list[FileExtraction], res: Resolution) -> bool:
     """Split these files' references over two processes? (Module doc.)"""
-    if res.edges or res.stubs or res.counts or len(fxs) < 2:
+    if res.edges or res.stubs or res.counts or len(fxs) < 2 or os.environ.get("CODEGRAPH_RESOLVE_SPLIT") == "0":
         return False
     if sum(len(fx.references) for fx in fxs) < SPLIT_AT_LEAST:
         return False

@@ -122,3 +122,11 @@ def test_few_references_stay_in_the_process(extractions: list[FileExtraction]) -
     assert sum(len(fx.references) for fx in small) < resolve_split.SPLIT_AT_LEAST
     assert not resolve_split.worth_it(small, Resolution())
     assert resolve_split.worth_it(extractions * 40, Resolution())
+
+
+def test_the_environment_can_keep_it_in_one_process(extractions: list[FileExtraction],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from codegraph.indexer.resolve import Resolution
+
+    monkeypatch.setenv("CODEGRAPH_RESOLVE_SPLIT", "0")
+    assert not resolve_split.worth_it(extractions * 40, Resolution())
