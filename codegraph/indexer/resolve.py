@@ -317,8 +317,8 @@ def resolve_repo(
     the references resolved to those of these files (the table still holds every file);
     ``res`` is the Resolution filled in.
 
-    Many references (``SPLIT_AT_LEAST``) are resolved by two processes, the files split
-    between them (``codegraph.indexer.resolve_split``); the result is the same.
+    With ``CODEGRAPH_RESOLVE_SPLIT=1``, many references are resolved by two processes, the
+    files split between them (``codegraph.indexer.resolve_split``); the result is the same.
     """
     if table is None:
         table = SymbolTable(repo, extractions)

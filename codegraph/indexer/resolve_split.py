@@ -17,9 +17,12 @@ file in first-edge order, stub records replayed in order through the same rule, 
 ``begin`` sequence replayed over the merged keys, the passes and dispatch candidates
 sorted. The child's half comes back pickled (edges, stub records, counts, keys).
 
-Only for many references (``SPLIT_AT_LEAST``: a fork and the pickled half cost about
-0.1 s) into an empty Resolution, on a platform with ``fork``, unless
-``CODEGRAPH_RESOLVE_SPLIT=0`` (benches: the same code in one process). The child dies with the
+Off unless ``CODEGRAPH_RESOLVE_SPLIT=1``: measured on the standard library's CLI index (2 cores,
+our processes given most of both), it moved ~0.65 CPU s off the main process but cost
+the process tree ~0.4 CPU s more and gave no shorter wall (the search-writes child holds
+the second core during resolution). Then only for many references (``SPLIT_AT_LEAST``: a
+fork and the pickled half cost about 0.1 s) into an empty Resolution, on a platform with
+``fork``. The child dies with the
 run (``codegraph.indexer.workers``); an error it raised re-raises in the run, a child
 that vanished raises ``ResolveChildLost``.
 """
@@ -66,7 +69,7 @@ class _Half:
 
 def worth_it(fxs: list[FileExtraction], res: Resolution) -> bool:
     """Split these files' references over two processes? (Module doc.)"""
-    if res.edges or res.stubs or res.counts or len(fxs) < 2 or os.environ.get("CODEGRAPH_RESOLVE_SPLIT") == "0":
+    if os.environ.get("CODEGRAPH_RESOLVE_SPLIT") != "1" or res.edges or res.stubs or res.counts or len(fxs) < 2:
         return False
     if sum(len(fx.references) for fx in fxs) < SPLIT_AT_LEAST:
         return False

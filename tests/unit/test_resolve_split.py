@@ -1,4 +1,5 @@
-"""Resolution over two processes (``codegraph.indexer.resolve_split``) gives exactly what one
+"""Resolution over two processes (``codegraph.indexer.resolve_split``, on with
+CODEGRAPH_RESOLVE_SPLIT=1) gives exactly what one
 process gives: every edge in the same order, the same stub records (order, reason, where each
 was set), counts per file, dependency keys per file, boundary links, the state blob. Checked on
 real code (this product's own package, about 150 Python files) split at every reference count,
@@ -35,6 +36,7 @@ def extractions() -> list[FileExtraction]:
 
 def _resolve(fxs: list[FileExtraction], split_at: int, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """Every output of a full ``resolve_and_link``, in order."""
+    monkeypatch.setenv("CODEGRAPH_RESOLVE_SPLIT", "1")
     monkeypatch.setattr(resolve_split, "SPLIT_AT_LEAST", split_at)
     affected._TABLES.clear()
     with tempfile.TemporaryDirectory() as d:
@@ -115,18 +117,22 @@ def test_a_vanished_child_fails_the_run(extractions: list[FileExtraction], monke
         _resolve(extractions, 1, monkeypatch)
 
 
-def test_few_references_stay_in_the_process(extractions: list[FileExtraction]) -> None:
+def test_few_references_stay_in_the_process(extractions: list[FileExtraction], monkeypatch: pytest.MonkeyPatch) -> None:
     from codegraph.indexer.resolve import Resolution
 
+    monkeypatch.setenv("CODEGRAPH_RESOLVE_SPLIT", "1")
     small = extractions[:3]
     assert sum(len(fx.references) for fx in small) < resolve_split.SPLIT_AT_LEAST
     assert not resolve_split.worth_it(small, Resolution())
     assert resolve_split.worth_it(extractions * 40, Resolution())
 
 
-def test_the_environment_can_keep_it_in_one_process(extractions: list[FileExtraction],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_off_unless_the_environment_asks(extractions: list[FileExtraction], monkeypatch: pytest.MonkeyPatch) -> None:
     from codegraph.indexer.resolve import Resolution
 
-    monkeypatch.setenv("CODEGRAPH_RESOLVE_SPLIT", "0")
-    assert not resolve_split.worth_it(extractions * 40, Resolution())
+    for value in (None, "0", ""):
+        if value is None:
+            monkeypatch.delenv("CODEGRAPH_RESOLVE_SPLIT", raising=False)
+        else:
+            monkeypatch.setenv("CODEGRAPH_RESOLVE_SPLIT", value)
+        assert not resolve_split.worth_it(extractions * 40, Resolution())
