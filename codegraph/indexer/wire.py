@@ -1,5 +1,5 @@
 """What an extraction worker sends the indexer's main process for one file: its
-``FileExtraction`` and search chunks as one ``marshal`` blob (docs/DESIGN.md#extraction).
+``FileExtraction`` and search chunks as one ``marshal`` blob (docs/DESIGN.md#extraction-contract).
 
 Records cross as tuples of field values in class field order (the record classes are
 the same code on both sides of the pipe), built back by one constructor call each.
