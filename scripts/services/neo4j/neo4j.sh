@@ -14,7 +14,7 @@
 # A server this script starts is warmed up before it says ready (warm_up, warmup.py).
 #
 # Environment: NEO4J_BOLT_PORT (7687), NEO4J_HEAP (4g), NEO4J_PAGECACHE_MB (256),
-# NEO4J_WARMUP (1; 0 = no warm-up), NEO4J_WARMUP_ROUNDS (2),
+# NEO4J_WARMUP (1; 0 = no warm-up), NEO4J_WARMUP_ROUNDS (2), NEO4J_TX_LOG_RETENTION (keep_none),
 # NEO4J_START_TIMEOUT (180 s), NEO4J_RUN_AS (nobody; empty = keep the caller's user),
 # NEO4J_GC_OPTS (garbage collector flags, see GC_OPTS), NEO4J_JAVA_OPTS (more JVM flags),
 # NEO4J_EXTRA_CONF (a neo4j.conf-style file of extra server settings; the hardening
@@ -56,6 +56,11 @@ else
 fi
 GC_OPTS="${NEO4J_GC_OPTS:-$DEFAULT_GC}"
 EXTRA_OPTS="${NEO4J_JAVA_OPTS:-}"
+# Transaction logs: Neo4j keeps 2 days of them by default; a development server that tests and
+# bulk-load benches write to grew ~7-10 GB of them in an hour. Only what recovery needs is kept
+# (pruned at each checkpoint and at shutdown). NEO4J_TX_LOG_RETENTION takes any value of
+# db.tx_log.rotation.retention_policy (e.g. "2 days", "1G size").
+TX_LOG_RETENTION="${NEO4J_TX_LOG_RETENTION:-keep_none}"
 PAGECACHE_MB="${NEO4J_PAGECACHE_MB:-256}"
 START_TIMEOUT="${NEO4J_START_TIMEOUT:-180}"
 
@@ -184,6 +189,14 @@ cmd_start() {
       chown "$RUN_AS" "$pw_for_server"
       echo "neo4j: the server runs as user $RUN_AS"
     fi
+    # The server settings file the launcher reads: the log retention, then NEO4J_EXTRA_CONF's
+    # lines (a later line wins), then the launcher's own hardening settings win over both.
+    local conf="$DIR/server.conf"
+    { echo "db.tx_log.rotation.retention_policy=$TX_LOG_RETENTION"
+      [[ -n "${NEO4J_EXTRA_CONF:-}" ]] && cat "$NEO4J_EXTRA_CONF"; true; } > "$conf" \
+      || die "cannot write $conf (NEO4J_EXTRA_CONF=${NEO4J_EXTRA_CONF:-})"
+    chmod 644 "$conf"
+    export NEO4J_EXTRA_CONF="$conf"
     # setsid: the server outlives the shell that started it (make services returns).
     setsid nohup "${drop[@]}" "$JAVA" -Duser.home="$HOME_DIR" "-Xmx$HEAP" $GC_OPTS -XX:+ExitOnOutOfMemoryError \
       -XX:-OmitStackTraceInFastThrow $EXTRA_OPTS -Djdk.nio.maxCachedBufferSize=1024 \
