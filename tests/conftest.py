@@ -8,8 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from tests.services import SKIPPED_SERVICES, services_required
+
+# No per-example deadline: hypothesis's default (200 ms) is a timed assertion, and on a loaded
+# 2-core machine a correct example can take longer (speed lives in bench/, never in tests).
+hypothesis_settings.register_profile("codegraph", deadline=None)
+hypothesis_settings.load_profile("codegraph")
 
 
 @pytest.fixture(autouse=True)
