@@ -38,6 +38,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from codegraph.core.models import EXTENDS, IMPLEMENTS, Edge, StubRecord, SymbolRecord
+from codegraph.indexer import fork_guard
 from codegraph.indexer.dispatch import may_dispatch
 from codegraph.indexer.hints import Pass, RefHints
 from codegraph.indexer.records import FileExtraction, Reference
@@ -73,7 +74,7 @@ def worth_it(fxs: list[FileExtraction], res: Resolution) -> bool:
         return False
     if sum(len(fx.references) for fx in fxs) < SPLIT_AT_LEAST:
         return False
-    return "fork" in multiprocessing.get_all_start_methods()
+    return "fork" in multiprocessing.get_all_start_methods() and fork_guard.quiet()
 
 
 def _middle(fxs: list[FileExtraction]) -> int:

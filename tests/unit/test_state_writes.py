@@ -54,8 +54,11 @@ def _index(src: Path, home: Path) -> pipeline.IndexSummary:
 
 @pytest.fixture
 def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Every save forks (FORK_AT_LEAST 1); the list counts the children started."""
+    """Every save forks (FORK_AT_LEAST 1); the list counts the children started. The search
+    writes go to their own forked child too (batches of 8), so the helper thread only waits
+    while the save forks (codegraph.indexer.fork_guard)."""
     monkeypatch.setattr(state_writes, "FORK_AT_LEAST", 1)
+    monkeypatch.setattr(pipeline, "SEARCH_BATCH", 8)
     started: list[int] = []
     real = state_writes.ForkedSave.__init__
 
@@ -158,3 +161,38 @@ def test_no_fork_for_a_small_save_or_while_another_store_has_the_file_open(tmp_p
         assert st.repo("r") is None
     finally:
         st.close()
+
+
+def test_no_fork_while_the_helper_thread_writes_the_search_index(
+        tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Why: a fork while the helper thread was inside SQLite (a run's search writes done in
+    process) left the state child waiting forever on a mutex it inherited locked; ``index``
+    hung (tests/cli/test_error_lines.py's disk-full test, 8 runs in 15). The save then runs
+    in the process; the run completes and its state is whole."""
+    import threading
+
+    monkeypatch.setattr(pipeline, "SEARCH_BATCH", 10_000)  # in the helper thread
+    writing = threading.Event()
+    release = threading.Event()
+    real_write = pipeline._write_search
+
+    def slow_write(*a: Any, **k: Any) -> Any:
+        writing.set()
+        assert release.wait(30)
+        return real_write(*a, **k)
+
+    real_prune = EmbeddedGraphStore.prune_unreferenced
+
+    def prune(self: Any, *a: Any, **k: Any) -> Any:  # after the save's fork would have been
+        release.set()
+        return real_prune(self, *a, **k)
+
+    monkeypatch.setattr(pipeline, "_write_search", slow_write)
+    monkeypatch.setattr(EmbeddedGraphStore, "prune_unreferenced", prune)
+    src = _tree(tmp_path / "src")
+    (tmp_path / "home").mkdir()
+    s = _index(src, tmp_path / "home")
+    assert writing.is_set() and forks == []
+    assert s.files == 13 and s.edges > 0
+    again = _index(src, tmp_path / "home")  # the state was saved in the process, and whole
+    assert again.changed == 0 and forks == []
