@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from codegraph.core.embedded_graph import EmbeddedGraphStore
-from codegraph.core.embedded_search import EmbeddedSearchIndex
 from codegraph.core.errors import StoreUnavailable
 from codegraph.indexer import pipeline, state_writes
 from codegraph.indexer.state import StateStore
@@ -22,21 +21,10 @@ from codegraph.indexer.state import StateStore
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "property"))
 from graph_dump import diff, dump  # noqa: E402
-from test_state_writes import _tree  # noqa: E402
+from test_state_writes import _index, _tree  # noqa: E402
 
 FORK = "fork" in __import__("multiprocessing").get_all_start_methods()
 MODES = ["forked", "in process"] if FORK else ["in process"]
-
-
-def _index(src: Path, home: Path) -> pipeline.IndexSummary:
-    g, s, st = EmbeddedGraphStore(home / "graph.db"), EmbeddedSearchIndex(home / "search.db"), StateStore(
-        home / "state.db")
-    try:
-        return pipeline.index_repo(src, "r", g, s, st, workers=1)
-    finally:
-        g.close()
-        s.close()
-        st.close()
 
 
 def _graph(home: Path) -> Any:
