@@ -667,7 +667,7 @@ def extract_tree(
     jobs = [(repo, f.path, f.language, str(f.abs_path), False) for f in disc.files]
     out: list[FileExtraction] = []
     n = workers or os.cpu_count() or 1
-    if n > 1 and len(jobs) >= 32:
+    if n > 1 and len(jobs) >= POOL_MIN_FILES:
         with worker_pool(n) as pool:
             for i, (fx, _) in enumerate(extract_pooled(pool, jobs), 1):
                 out.append(fx)
