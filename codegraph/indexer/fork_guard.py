@@ -2,8 +2,8 @@
 is at that instant, and SQLite's own process-wide mutexes are not reset in the child: a
 fork while another thread is inside SQLite (the search writes of a run the helper thread
 does in process) can leave the child waiting forever on its first ``sqlite3.connect``.
-The forks of a run (the state save, ``codegraph.indexer.state_writes``; resolution over two
-processes, ``codegraph.indexer.resolve_split``) ask ``quiet()`` first; the helper thread's
+The checks that decide whether a run forks (``search_writes.fork_ok``,
+``state_writes.save_forked``, ``resolve_split.worth_it``) ask ``quiet()`` first; the helper thread's
 in-process store writes run inside ``store_thread`` (marked busy before the thread starts,
 so there is no window between the check and the fork)."""
 

@@ -44,7 +44,7 @@ from codegraph.indexer.affected import partial_load_ok, resolve_and_link
 from codegraph.indexer.cross_repo import save_client_calls
 from codegraph.indexer.discover import DiscoveredFile, discover
 from codegraph.indexer.extract import EXTRACTOR_VERSION, extract_source, failed
-from codegraph.indexer.fork_guard import quiet, store_thread
+from codegraph.indexer.fork_guard import store_thread
 from codegraph.indexer.languages import link_repo
 from codegraph.indexer.records import FileExtraction
 from codegraph.indexer.resolve import Decision
@@ -585,7 +585,7 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
         if graph_changed:  # the run's CountSnapshot: its time and names, saved with the state
             snapshot = (datetime.now(UTC).isoformat(timespec="microseconds"),
                         [sym.qualified_name for fx in all_fx for sym in fx.symbols])
-        if quiet() and save_forked(state, len(fresh) + s.resolved_files):
+        if save_forked(state, len(fresh) + s.resolved_files):
             # Every row of the state is known now: a child writes them while the edges go
             # into the graph, and commits after the graph (codegraph.indexer.state_writes).
             saver.append(ForkedSave(state, _repo_state(plan, now), fresh, removed, edges_hashes, resolved.state,

@@ -25,6 +25,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from codegraph.core.errors import StoreUnavailable
+from codegraph.indexer import fork_guard
 
 Progress = Callable[[str, int, int], None]
 WriteFn = Callable[[Any, Progress], tuple[int, float]]  # (search index, tick) -> (chunks written, seconds)
@@ -33,7 +34,7 @@ WriteFn = Callable[[Any, Progress], tuple[int, float]]  # (search index, tick) -
 def fork_ok(search: Any, chunks: int, batch: int) -> bool:
     """May ``search``'s writes of ``chunks`` chunks run in a forked child? (Module doc;
     closes this thread's connection to the file when yes: it reopens on next use.)"""
-    if chunks <= batch or "fork" not in multiprocessing.get_all_start_methods():
+    if chunks <= batch or "fork" not in multiprocessing.get_all_start_methods() or not fork_guard.quiet():
         return False
     release = getattr(search, "release_for_fork", None)
     return bool(release is not None and release())

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from codegraph.core.errors import StoreUnavailable
+from codegraph.indexer import fork_guard
 from codegraph.indexer.state import StateStore
 
 FORK_AT_LEAST = 200  # files saved (changed + resolved); fewer, and the save stays in the process
@@ -120,8 +121,9 @@ class ForkedSave:
 
 def save_forked(state: StateStore, files: int) -> bool:
     """May a save of ``files`` files run in a forked child? (Module doc; closes the store's
-    connection when yes: ``ForkedSave`` reopens it when the child has ended.)"""
-    if files < FORK_AT_LEAST or "fork" not in multiprocessing.get_all_start_methods():
+    connection when yes: ``ForkedSave`` reopens it when the child has ended.) Not while a
+    helper thread writes a store (``codegraph.indexer.fork_guard``)."""
+    if files < FORK_AT_LEAST or "fork" not in multiprocessing.get_all_start_methods() or not fork_guard.quiet():
         return False
     return state.release_for_fork()
 
