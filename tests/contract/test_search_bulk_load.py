@@ -174,7 +174,7 @@ def test_the_pipeline_writes_more_than_one_batch_inside_bulk_load(tmp_path: Path
     from contextlib import contextmanager
 
     from codegraph.core.embedded_search import EmbeddedSearchIndex
-    from codegraph.indexer.pipeline import _write_search
+    from codegraph.indexer.apply import _write_search
 
     class Recording(EmbeddedSearchIndex):
         loads: list[tuple[str, int]] = []

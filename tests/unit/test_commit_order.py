@@ -15,7 +15,7 @@ import pytest
 
 from codegraph.core.embedded_graph import EmbeddedGraphStore
 from codegraph.core.errors import StoreUnavailable
-from codegraph.indexer import pipeline, state_writes
+from codegraph.indexer import apply, state_writes
 from codegraph.indexer.state import StateStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -40,7 +40,7 @@ def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
     if request.param == "forked":
         monkeypatch.setattr(state_writes, "FORK_AT_LEAST", 1)
     else:
-        monkeypatch.setattr(pipeline, "save_forked", lambda *a: False)
+        monkeypatch.setattr(apply, "save_forked", lambda *a: False)
     return str(request.param)
 
 

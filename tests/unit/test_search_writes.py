@@ -16,7 +16,7 @@ import pytest
 from codegraph.core.embedded_search import EmbeddedSearchIndex
 from codegraph.core.errors import StoreUnavailable
 from codegraph.indexer import search_writes
-from codegraph.indexer.pipeline import _write_search
+from codegraph.indexer.apply import _write_search
 from tests.contract.test_search_bulk_load import chunks
 
 pytestmark = pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(),
@@ -113,7 +113,7 @@ def test_no_fork_for_one_batch_or_while_another_thread_has_the_file_open(tmp_pat
 def test_the_pipeline_forks_for_a_full_load_and_stores_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                                                  ) -> None:
     from codegraph.core.embedded_graph import EmbeddedGraphStore
-    from codegraph.indexer import pipeline
+    from codegraph.indexer import apply, pipeline
     from codegraph.indexer.state import StateStore
 
     src = tmp_path / "src"
@@ -121,10 +121,10 @@ def test_the_pipeline_forks_for_a_full_load_and_stores_the_same(tmp_path: Path, 
     for i in range(40):
         (src / "pkg" / f"m{i}.py").write_text("".join(f"def f{i}_{j}(x):\n    return f{i}_{j - 1}(x)\n\n"
                                                       for j in range(6)))
-    monkeypatch.setattr(pipeline, "SEARCH_BATCH", 50)  # 280 chunks: a load of several batches
+    monkeypatch.setattr(apply, "SEARCH_BATCH", 50)  # 280 chunks: a load of several batches
     forks: list[int] = []
-    real = pipeline.start_forked
-    monkeypatch.setattr(pipeline, "start_forked", lambda *a: forks.append(1) or real(*a))
+    real = apply.start_forked
+    monkeypatch.setattr(apply, "start_forked", lambda *a: forks.append(1) or real(*a))
 
     def index(home: Path) -> None:
         g, s, st = EmbeddedGraphStore(home / "graph.db"), EmbeddedSearchIndex(home / "search.db"), StateStore(
@@ -138,7 +138,7 @@ def test_the_pipeline_forks_for_a_full_load_and_stores_the_same(tmp_path: Path, 
 
     index(tmp_path / "forked")
     assert forks == [1]
-    monkeypatch.setattr(pipeline, "fork_ok", lambda *a: False)
+    monkeypatch.setattr(apply, "fork_ok", lambda *a: False)
     index(tmp_path / "thread")
     assert forks == [1]
     assert _rows(tmp_path / "forked" / "search.db") == _rows(tmp_path / "thread" / "search.db")

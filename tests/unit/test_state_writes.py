@@ -16,7 +16,7 @@ import pytest
 from codegraph.core.embedded_graph import EmbeddedGraphStore
 from codegraph.core.embedded_search import EmbeddedSearchIndex
 from codegraph.core.errors import StoreUnavailable
-from codegraph.indexer import pipeline, state_writes
+from codegraph.indexer import apply, pipeline, state_writes
 from codegraph.indexer.state import StateStore
 
 pytestmark = pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(),
@@ -58,7 +58,7 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     writes go to their own forked child too (batches of 8), so the helper thread only waits
     while the save forks (codegraph.indexer.fork_guard)."""
     monkeypatch.setattr(state_writes, "FORK_AT_LEAST", 1)
-    monkeypatch.setattr(pipeline, "SEARCH_BATCH", 8)
+    monkeypatch.setattr(apply, "SEARCH_BATCH", 8)
     started: list[int] = []
     real = state_writes.ForkedSave.__init__
 
@@ -76,7 +76,7 @@ def test_forked_save_stores_the_same_state(tmp_path: Path, forks: list[int], mon
     (tmp_path / "plain").mkdir()
     a = _index(src, tmp_path / "forked")
     assert len(forks) == 1
-    monkeypatch.setattr(pipeline, "save_forked", lambda *a: False)
+    monkeypatch.setattr(apply, "save_forked", lambda *a: False)
     b = _index(src, tmp_path / "plain")
     assert len(forks) == 1
     assert a.edges == b.edges > 0 and a.stubs == b.stubs > 0
@@ -171,10 +171,10 @@ def test_no_fork_while_the_helper_thread_writes_the_search_index(
     in the process; the run completes and its state is whole."""
     import threading
 
-    monkeypatch.setattr(pipeline, "SEARCH_BATCH", 10_000)  # in the helper thread
+    monkeypatch.setattr(apply, "SEARCH_BATCH", 10_000)  # in the helper thread
     writing = threading.Event()
     release = threading.Event()
-    real_write = pipeline._write_search
+    real_write = apply._write_search
 
     def slow_write(*a: Any, **k: Any) -> Any:
         writing.set()
@@ -187,7 +187,7 @@ def test_no_fork_while_the_helper_thread_writes_the_search_index(
         release.set()
         return real_prune(self, *a, **k)
 
-    monkeypatch.setattr(pipeline, "_write_search", slow_write)
+    monkeypatch.setattr(apply, "_write_search", slow_write)
     monkeypatch.setattr(EmbeddedGraphStore, "prune_unreferenced", prune)
     src = _tree(tmp_path / "src")
     (tmp_path / "home").mkdir()
