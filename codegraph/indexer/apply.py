@@ -66,7 +66,7 @@ class IndexSummary:
     changed: int = 0
     unchanged: int = 0
     removed: int = 0
-    hashed: int = 0  # files read to hash them; the others showed the stat a run read them under
+    hashed: int = 0  # files without a trusted stat (read to hash them, or new to both stores); the others kept theirs
     symbols: int = 0
     edges: int = 0  # derived edges, as core/figures.py counts them (every type but the structural ones)
     structural_edges: int = 0  # IN_REPO + DECLARES: file -> repo and file -> symbol, not relationships

@@ -313,15 +313,17 @@ def repo_paths(root: Path) -> list[str]:
 
 
 def index_content(root: Path, repo: str, search: Any, max_file_bytes: int = 1_000_000,
-                  include: Any = None, exclude: Any = None) -> ContentSummary:
+                  include: Any = None, exclude: Any = None, paths: list[str] | None = None) -> ContentSummary:
     """Rebuild the schema/config/docs chunks of ``repo`` in their kind indexes
-    (``search.for_kind``). ``include``/``exclude``: gitignore-style globs as for code."""
+    (``search.for_kind``). ``include``/``exclude``: gitignore-style globs as for code.
+    ``paths``: ``repo_paths(root)`` when the caller has it (the index run's discovery
+    listed the tree already: ``Discovery.paths``); else the tree is listed here."""
     from codegraph.indexer.discover import gitignore_spec
 
     root = root.resolve()
     summary = ContentSummary()
     # Content files first: the globs below then match a few paths, not every file.
-    paths = [p for p in repo_paths(root) if kind_of_file(p) is not None]
+    paths = [p for p in (repo_paths(root) if paths is None else paths) if kind_of_file(p) is not None]
     if include:
         inc = gitignore_spec(include)
         paths = [p for p in paths if inc.match_file(p)]

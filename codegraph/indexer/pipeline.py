@@ -192,6 +192,13 @@ def _index_repo(
     for f in disc.files:
         if f.stat is not None and f.path in known and trusted.get(f.path) == f.stat:
             h = known[f.path][0]  # same stat as when its stored content was read
+        elif f.path not in known and f.path not in in_graph:
+            # In neither store (every file of a first index): changed whatever it holds, so
+            # not read here; the extraction reads and hashes it (discover just opened it).
+            if f.stat is not None:
+                stats[f.path] = (*f.stat, seen_ns)
+            changed.append(f)
+            continue
         else:
             try:
                 h = file_hash(f.abs_path.read_bytes())
@@ -255,7 +262,8 @@ def _index_repo(
         from codegraph.indexer.content import index_content
 
         t = time.perf_counter()
-        s.content = index_content(root, repo, search, max_file_bytes, include=include, exclude=exclude).to_dict()
+        s.content = index_content(root, repo, search, max_file_bytes, include=include, exclude=exclude,
+                                  paths=disc.paths).to_dict()  # the tree as discover listed it
         s.timings["content"] = time.perf_counter() - t
     return s
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from codegraph.core.embedded_graph import EmbeddedGraphStore
+from codegraph.core.models import file_hash
 from codegraph.indexer import state as state_mod
 from codegraph.indexer.discover import discover, file_stat
 from codegraph.indexer.extract import extract_source
@@ -131,3 +132,25 @@ def test_discover_sniffs_only_files_whose_stat_is_not_the_known_one(tmp_path: Pa
     assert [f.path for f in d.files] == ["a.py", "c.py"] and d.skipped["binary"] == 1
     assert sorted(opened) == ["b.py"]
     assert [f.stat for f in d.files] == [known["a.py"], known["c.py"]]
+
+
+def test_a_file_new_to_both_stores_is_not_read_to_hash_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first index reads each file twice (discover's binary sniff, the extraction), not a
+    third time to hash it: it is changed whatever its hash. Its stat is still kept."""
+    monkeypatch.setattr(state_mod, "RACY_NS", 0)
+    root = tmp_path / "src"
+    _tree(root)
+    graph, state = EmbeddedGraphStore(tmp_path / "g.db"), StateStore(tmp_path / "state.db")
+    try:
+        opened = _opened(monkeypatch, root)
+        first = index_repo(root, "r", graph, None, state, workers=1)
+        assert sorted(opened) == sorted([*FILES, *FILES])
+        assert (first.changed, first.hashed) == (3, 3)
+        hashes = {p: file_hash((root / p).read_bytes()) for p in FILES}
+        assert {p: h for p, (h, _) in state.file_hashes("r").items()} == hashes == graph.file_hashes("r")
+        assert state.trusted_stats("r") == {p: file_stat(os.stat(root / p)) for p in FILES}
+        monkeypatch.undo()
+        assert index_repo(root, "r", graph, None, state, workers=1).changed == 0
+    finally:
+        graph.close()
+        state.close()

@@ -61,9 +61,21 @@ def family(language: str) -> str:
 _loaded: dict[str, ModuleType | None] = {}
 
 
+def path_suffix(path: str) -> str:
+    """``PurePosixPath(path).suffix`` of a repo-relative path ("" for none; ``.gitignore``
+    and ``name.`` have none), from the string: discovery asks it of every file of the tree
+    (a PurePosixPath costs ~20 us, this ~0.3). Paths that end in ``/`` or ``.`` (not what
+    discovery lists, but pathlib normalises them) go through pathlib."""
+    if not path or path[-1] in "/.":
+        return PurePosixPath(path).suffix
+    name = path[path.rfind("/") + 1:]
+    i = name.rfind(".")
+    return name[i:] if i > 0 else ""
+
+
 def language_for(path: str) -> str | None:
     """The language of a repo-relative path by extension, or None if unsupported."""
-    return EXTENSIONS.get(PurePosixPath(path).suffix.lower())
+    return EXTENSIONS.get(path_suffix(path).lower())
 
 
 def extractor_for(language: str) -> ModuleType | None:
