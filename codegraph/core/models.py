@@ -267,7 +267,7 @@ class EdgeHit:
 _SCALAR_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _scalar_props(record: Any) -> dict[str, Any]:
+def scalar_props(record: Any) -> dict[str, Any]:
     """``asdict(record)`` for records whose fields all hold scalars (str, int, bool,
     None): the same dict without asdict's recursive copies, which were most of the cost
     of loading a repository's symbols."""
@@ -299,7 +299,7 @@ class FileRecord:
         return file_uid(self.repo, self.path)
 
     def to_node(self) -> Node:
-        return Node(self.uid, FILE, _scalar_props(self))
+        return Node(self.uid, FILE, scalar_props(self))
 
 
 @pickled_by_fields
@@ -339,7 +339,7 @@ class SymbolRecord:
         return symbol_uid(self.repo, self.qualified_name, self.signature_hash)
 
     def to_node(self) -> Node:
-        return Node(self.uid, SYMBOL, _scalar_props(self))
+        return Node(self.uid, SYMBOL, scalar_props(self))
 
 
 @dataclass(slots=True)

@@ -1,0 +1,96 @@
+"""The embedded graph skips the two node look-ups of an edge whose ends its open write
+transaction upserted (codegraph.core.embedded_graph, ``_local.live``): an edge is still
+written only when both ends exist, whichever way a node left in that transaction
+(delete_nodes, the diff of import_files, remove_files, prune_unreferenced, delete_repo),
+and the rows keep the order they were given in."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from codegraph.core.embedded_graph import EmbeddedGraphStore
+from codegraph.core.models import CALLS, STUB, Edge, FileImport, FileRecord, StubRecord, SymbolRecord
+
+
+def _sym(path: str, name: str, line: int) -> SymbolRecord:
+    return SymbolRecord("r", f"{path[:-3]}.{name}", "s", name, "function", "python", "function_definition", path,
+                        line, line)
+
+
+def _file(path: str, *names: str) -> FileImport:
+    return FileImport(FileRecord("r", path, "python", "h" + path), [_sym(path, n, i + 1) for i, n in enumerate(names)])
+
+
+def _edges(path: Path) -> list[tuple]:
+    c = sqlite3.connect(path)
+    try:
+        return c.execute("SELECT type, source, target, file, line FROM edges WHERE type=? ORDER BY id",
+                         (CALLS,)).fetchall()
+    finally:
+        c.close()
+
+
+A, B, STUB_UID = "sym|r|a.f|s", "sym|r|b.g|s", StubRecord("r", "os.gone", "missing").uid
+
+# Each way a node leaves the graph inside the transaction that upserted it.
+GONE: dict[str, Callable[[EmbeddedGraphStore], None]] = {
+    "delete_nodes": lambda g: g.delete_nodes([B]),
+    "import_files diff": lambda g: g.import_files("r", [_file("b.py")]),  # b.g no longer declared
+    "remove_files": lambda g: g.remove_files("r", ["b.py"]),
+    "prune_unreferenced": lambda g: g.prune_unreferenced("r", [STUB]),
+}
+
+
+@pytest.mark.parametrize("how", sorted(GONE))
+def test_an_edge_to_a_node_deleted_in_the_run_is_not_written(tmp_path: Path, how: str) -> None:
+    g = EmbeddedGraphStore(tmp_path / "graph.db")
+    with g.atomic():
+        g.import_files("r", [_file("a.py", "f"), _file("b.py", "g")])
+        g.upsert_nodes([StubRecord("r", "os.gone", "missing").to_node()])
+        GONE[how](g)
+        gone = STUB_UID if how == "prune_unreferenced" else B
+        n = g.replace_edges("r", ["a.py"], [Edge(CALLS, A, gone, "a.py", 1, "import"),
+                                            Edge(CALLS, gone, A, "a.py", 2, "import")])
+    assert n == 0
+    assert _edges(tmp_path / "graph.db") == []
+    assert g.verify("r")["dangling_edges"] == 0
+
+
+def test_an_edge_after_delete_repo_in_the_run_is_not_written(tmp_path: Path) -> None:
+    g = EmbeddedGraphStore(tmp_path / "graph.db")
+    with g.atomic():
+        g.import_files("r", [_file("a.py", "f", "g")])
+        g.delete_repo("r")
+        assert g.replace_edges("r", ["a.py"], [Edge(CALLS, A, "sym|r|a.g|s", "a.py", 1, "import")]) == 0
+    assert _edges(tmp_path / "graph.db") == []
+
+
+def test_ends_written_before_the_transaction_are_looked_up(tmp_path: Path) -> None:
+    """An end from an earlier transaction is found by its look-up; a missing one leaves the
+    edge out; the rows keep their order across the two kinds."""
+    g = EmbeddedGraphStore(tmp_path / "graph.db")
+    g.import_files("r", [_file("a.py", "f"), _file("b.py", "g")])  # committed
+    with g.atomic():
+        g.import_files("r", [_file("c.py", "h")])  # c.h is upserted in this run
+        c_h = "sym|r|c.h|s"
+        edges = [Edge(CALLS, c_h, c_h, "c.py", 1, "same_module"), Edge(CALLS, c_h, A, "c.py", 2, "import"),
+                 Edge(CALLS, c_h, "sym|r|nowhere|s", "c.py", 3, "import"), Edge(CALLS, c_h, c_h, "c.py", 4, "x"),
+                 Edge(CALLS, B, c_h, "c.py", 5, "import")]
+        assert g.replace_edges("r", ["c.py"], edges) == 4
+    assert _edges(tmp_path / "graph.db") == [(CALLS, e.source, e.target, e.file, e.line) for e in edges
+                                             if "nowhere" not in e.target]
+
+
+def test_a_rolled_back_run_forgets_its_nodes(tmp_path: Path) -> None:
+    g = EmbeddedGraphStore(tmp_path / "graph.db")
+    with pytest.raises(RuntimeError), g.atomic():
+        g.import_files("r", [_file("a.py", "f"), _file("b.py", "g")])
+        raise RuntimeError("killed")
+    with g.atomic():
+        g.import_files("r", [_file("a.py", "f")])  # b.g was rolled back with its run
+        assert g.replace_edges("r", ["a.py"], [Edge(CALLS, A, B, "a.py", 1, "import")]) == 0
+    assert _edges(tmp_path / "graph.db") == []
