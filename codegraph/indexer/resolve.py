@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from codegraph.core.models import (
     CALLS,
@@ -61,6 +62,7 @@ from codegraph.indexer.hints import (
 )
 from codegraph.indexer.overloads import choose
 from codegraph.indexer.records import FileExtraction, Reference
+from codegraph.indexer.resolve_memo import ExtraMemo
 from codegraph.indexer.symbol_table import MAX_CHAIN, TYPE_KINDS, SymbolTable
 
 log = logging.getLogger(__name__)
@@ -272,6 +274,21 @@ def _hints(ref: Reference) -> RefHints:
 _BAD_LOGGED = False
 
 
+def parsed_hints(refs: Iterable[Reference]) -> list[tuple[Reference, RefHints]]:
+    """Each reference with its ``_hints``, parsed once per distinct target identifier and
+    ``extra`` (``codegraph.indexer.resolve_memo``: references repeating one share its
+    RefHints, which nothing mutates)."""
+    memo: ExtraMemo[str, RefHints] = ExtraMemo()
+    out = []
+    for r in refs:
+        h = memo.get(r.target_identifier, r.extra)
+        if h is None:
+            h = _hints(r)
+            memo.put(r.target_identifier, r.extra, h)
+        out.append((r, h))
+    return out
+
+
 def _count_hints(hints: RefHints, res: Resolution) -> None:
     """``bad_hint`` / ``unknown_hint`` counts, after ``table.begin`` so a refresh counts
     them for the reference's file."""
@@ -283,6 +300,7 @@ def _count_hints(hints: RefHints, res: Resolution) -> None:
 
 _PASSTHROUGH_EXTRA = ("names", "forwarding", "external", "url", "arity", "jsx", "callback", "alias", "dynamic", "type_only",
                       "inject")
+_PASSTHROUGH_SET = frozenset(_PASSTHROUGH_EXTRA)
 
 
 def link_bases(table: SymbolTable, extractions: list[FileExtraction]) -> None:
@@ -334,7 +352,7 @@ def resolve_repo(
         passes, others = resolve_split.resolve_split(table, repo, fxs, decisions, res, seen)
     else:
         # Hints parsed once per reference (codegraph.indexer.hints), dispatched on their types.
-        refs = [(r, _hints(r)) for fx in fxs for r in fx.references]
+        refs = parsed_hints(r for fx in fxs for r in fx.references)
         # Inheritance first: member lookups on receivers walk the resolved bases.
         inheritance = [(r, h) for r, h in refs if r.type in (EXTENDS, IMPLEMENTS)]
         others = [(r, h) for r, h in refs if r.type not in (EXTENDS, IMPLEMENTS)]
@@ -368,6 +386,9 @@ def resolve_refs(
     # run of the file's references (what the look-up recorded is already in that file's
     # keys, codegraph.indexer.affected, so a hit needs nothing recorded again).
     sources: dict[tuple[str, str, str | None], str | None] = {}
+    # Likewise what a reference resolves to (``_plan``): it depends on the file, the type,
+    # the name and ``extra`` only, and files repeat references (codegraph.indexer.resolve_memo).
+    plans: ExtraMemo[tuple[str, str], _Plan] = ExtraMemo()
     at: str | None = None
     for i, (ref, hints) in enumerate(items):
         begin(ref.file, ref.type in (EXTENDS, IMPLEMENTS))
@@ -375,6 +396,7 @@ def resolve_refs(
         if ref.file != at:
             at = ref.file
             sources.clear()
+            plans.clear()
         skey = (ref.source_kind, ref.source_qualified_name, ref.source_signature_hash)
         if skey in sources:
             src = sources[skey]
@@ -383,8 +405,7 @@ def resolve_refs(
         if src is None:
             res.counts["dropped_no_source"] += 1
             continue
-        extra = {k: ref.extra[k] for k in _PASSTHROUGH_EXTRA if k in ref.extra}
-        decision = decisions.get(ref.target_identifier)
+        decision = decisions.get(ref.target_identifier) if decisions else None
         if decision is not None and decision.scoped:
             decision = decision.at(ref.file, ref.line, src)
         if decision is not None and decision.action in ("external", "ignore"):
@@ -393,57 +414,29 @@ def resolve_refs(
         if decision is not None and decision.action == "resolve":
             targets: list[str] = [decision.symbol_uid]
             how = "exact"
+            extra = _passthrough(ref)
             extra["decision"] = "resolve"
         else:
-            found, how, stub = _targets(table, ref, hints)
+            pkey = (ref.type, ref.target_identifier)
+            plan = plans.get(pkey, ref.extra)
+            if plan is None:
+                plan = _plan(table, repo, ref, hints, bool(param_calls))
+                plans.put(pkey, ref.extra, plan)
+            targets, how, extra, stub, handed = plan
             if stub is not None:
                 prev = res.stubs.get(stub.uid)
                 if prev is None or (stub.reason == "ambiguous" and prev.reason != "ambiguous"):
                     res.stubs[stub.uid] = stub
                     if stub_sets is not None:
                         stub_sets.append((i, stub))
-                targets = [stub.uid]
                 res.counts[stub.reason] += 1
-                extra["target_identifier"] = ref.target_identifier
-                lookup = _lookup_keys(ref, hints)
-                if lookup:  # qualified names the cross-repo pass may find in another repo
-                    extra["lookup"] = lookup
-                if ref.extra.get("arg_types"):  # and how it may choose among overloads there
-                    extra["arg_types"] = ref.extra["arg_types"]
-            elif not found:
-                continue  # optional reference with nothing to link
-            elif hints.pass_ is not None:
-                # A value handed to a callee: the callee's calls of that parameter get
-                # the edge (below); the REFERENCES edge itself is recorded where the
-                # value is named, unless the hint says so.
-                syms = [s for s in found if isinstance(s, SymbolRecord) and s.kind != "module"]
-                if syms and param_calls:
-                    passes.append((i, ref, hints.pass_, syms))
+            elif handed is not None:
+                if handed:
+                    passes.append((i, ref, hints.pass_, handed))  # type: ignore[arg-type]
                 if ref.extra.get("pass_only"):
                     continue
-                targets = [s.uid for s in syms]
-            elif how == "module_alias" and ref.type != IMPORTS:
-                # The name as written (``os.path.join``) reaches a symbol of another
-                # name (``posixpath.join``): kept so a query for the written name finds it.
-                extra["written_as"] = ref.target_identifier
-                targets = [s.uid for s in found if isinstance(s, SymbolRecord)]
-            elif ref.type == IMPORTS or isinstance(found[0], str):
-                # An import that names a class (Java/Kotlin/C#) links the declaring file.
-                targets = sorted({file_uid(repo, p if isinstance(p, str) else p.file) for p in found})
-            elif ref.type == REFERENCES:
-                targets = [s.uid for s in found if isinstance(s, SymbolRecord) and s.kind not in NOT_REFERENCED]
-            elif ref.type == USES_TYPE and how == "annotation":
-                # An annotation names a type: a function or module of that name is not one.
-                targets = [s.uid for s in found if isinstance(s, SymbolRecord) and s.kind in ANNOTATED_KINDS]
-            else:
-                syms = choose([s for s in found if isinstance(s, SymbolRecord)], ref.extra.get("arity"),
-                              ref.extra.get("arg_types"))
-                if len({s.signature_hash for s in syms}) > 1 and len({s.qualified_name for s in syms}) == 1:
-                    how = "overload"
-                targets = [s.uid for s in syms]
-                if how in NAME_CONFIDENCE:
-                    # One call, several overloads it may reach: each edge is one of n.
-                    extra["confidence"] = round(NAME_CONFIDENCE[how] / (len(targets) if how == "overload" else 1), 3)
+            if not targets:
+                continue
         for tgt in targets:
             if tgt == src:
                 continue
@@ -455,6 +448,67 @@ def resolve_refs(
             edges.setdefault(ref.file, []).append(edge)
             if how and how != "stub":
                 res.counts[how] += 1
+
+
+# What one reference resolves to, before the source and the edges: (target uids, label,
+# extra of its edges, stub, values handed to a callee's parameter — None unless ``pass``).
+_Plan = tuple[list[str], str, dict[str, Any], StubRecord | None, list[SymbolRecord] | None]
+
+
+def _passthrough(ref: Reference) -> dict[str, Any]:
+    """The keys of ``ref.extra`` its edges keep (``_PASSTHROUGH_EXTRA``, in that order)."""
+    ex = ref.extra
+    if ex.keys().isdisjoint(_PASSTHROUGH_SET):
+        return {}
+    return {k: ex[k] for k in _PASSTHROUGH_EXTRA if k in ex}
+
+
+def _plan(table: SymbolTable, repo: str, ref: Reference, hints: RefHints, has_param_calls: bool) -> _Plan:
+    """The targets of ``ref`` (no triage decision applies) and its edges' label and extra.
+    The same for every reference of the file with the same type, target identifier and
+    ``extra``: ``resolve_refs`` keeps it per file."""
+    extra = _passthrough(ref)
+    found, how, stub = _targets(table, ref, hints)
+    targets: list[str]
+    if stub is not None:
+        extra["target_identifier"] = ref.target_identifier
+        lookup = _lookup_keys(ref, hints)
+        if lookup:  # qualified names the cross-repo pass may find in another repo
+            extra["lookup"] = lookup
+        if ref.extra.get("arg_types"):  # and how it may choose among overloads there
+            extra["arg_types"] = ref.extra["arg_types"]
+        return [stub.uid], how, extra, stub, None
+    if not found:
+        return [], how, extra, None, None  # optional reference with nothing to link
+    if hints.pass_ is not None:
+        # A value handed to a callee: the callee's calls of that parameter get the edge
+        # (resolve_repo); the REFERENCES edge itself is recorded where the value is named,
+        # unless the hint says so (``pass_only``).
+        syms = [s for s in found if isinstance(s, SymbolRecord) and s.kind != "module"]
+        return [s.uid for s in syms], how, extra, None, syms if has_param_calls else []
+    if how == "module_alias" and ref.type != IMPORTS:
+        # The name as written (``os.path.join``) reaches a symbol of another
+        # name (``posixpath.join``): kept so a query for the written name finds it.
+        extra["written_as"] = ref.target_identifier
+        targets = [s.uid for s in found if isinstance(s, SymbolRecord)]
+    elif ref.type == IMPORTS or isinstance(found[0], str):
+        # An import that names a class (Java/Kotlin/C#) links the declaring file.
+        targets = sorted({file_uid(repo, p if isinstance(p, str) else p.file) for p in found})
+    elif ref.type == REFERENCES:
+        targets = [s.uid for s in found if isinstance(s, SymbolRecord) and s.kind not in NOT_REFERENCED]
+    elif ref.type == USES_TYPE and how == "annotation":
+        # An annotation names a type: a function or module of that name is not one.
+        targets = [s.uid for s in found if isinstance(s, SymbolRecord) and s.kind in ANNOTATED_KINDS]
+    else:
+        syms = choose([s for s in found if isinstance(s, SymbolRecord)], ref.extra.get("arity"),
+                      ref.extra.get("arg_types"))
+        if len({s.signature_hash for s in syms}) > 1 and len({s.qualified_name for s in syms}) == 1:
+            how = "overload"
+        targets = [s.uid for s in syms]
+        if how in NAME_CONFIDENCE:
+            # One call, several overloads it may reach: each edge is one of n.
+            extra["confidence"] = round(NAME_CONFIDENCE[how] / (len(targets) if how == "overload" else 1), 3)
+    return targets, how, extra, None, None
 
 
 def _link_parameter(table: SymbolTable, p: Pass, values: list[SymbolRecord],

@@ -42,7 +42,7 @@ from codegraph.indexer import fork_guard
 from codegraph.indexer.dispatch import may_dispatch
 from codegraph.indexer.hints import Pass, RefHints
 from codegraph.indexer.records import FileExtraction, Reference
-from codegraph.indexer.resolve import Decision, Resolution, SymbolTable, _hints, resolve_refs
+from codegraph.indexer.resolve import Decision, Resolution, SymbolTable, parsed_hints, resolve_refs
 
 SPLIT_AT_LEAST = 15_000  # references resolved; fewer, and the run resolves them alone
 _INHERITANCE = (EXTENDS, IMPLEMENTS)
@@ -98,14 +98,18 @@ def _resolve_half(table: SymbolTable, repo: str, fxs: list[FileExtraction], lo: 
     w_inh: list[tuple[int, int]] = []
     w_oth: list[tuple[int, int]] = []
     runs: dict[int, tuple[int, int]] = {}
+    parsed = parsed_hints(r for fi in range(lo, hi) for r in fxs[fi].references)
+    j = 0
     for fi in range(lo, hi):
         n = len(inh)
-        for ri, r in enumerate(fxs[fi].references):
-            if r.type in _INHERITANCE:
-                inh.append((r, _hints(r)))
+        for ri in range(len(fxs[fi].references)):
+            item = parsed[j]
+            j += 1
+            if item[0].type in _INHERITANCE:
+                inh.append(item)
                 w_inh.append((fi, ri))
             else:
-                oth.append((r, _hints(r)))
+                oth.append(item)
                 w_oth.append((fi, ri))
         if fxs[fi].references:
             runs[fi] = (len(inh) - n, len(fxs[fi].references) - len(inh) + n)
