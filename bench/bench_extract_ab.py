@@ -45,7 +45,7 @@ extract = getattr(pipeline, "extract_pooled", None)  # the revision's own way ac
 with pipeline.worker_pool(workers) as pool:
     for fx, ch in (extract(pool, jobs) if extract else pool.map(pipeline._extract_job, jobs, chunksize=8)):
         files += 1
-        chunks += len(ch)
+        chunks += len(list(ch))  # built, as the search writes build them (wire.WireChunks is lazy)
 print(files, chunks)
 """
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -115,7 +115,7 @@ class LoadPlan:
     root: Path
     repo: str
     fresh: dict[str, FileExtraction]  # path -> extraction of every changed file
-    chunks: list[Chunk]  # search chunks of the fresh files
+    chunks: Sequence[Chunk]  # search chunks of the fresh files (wire.WireChunks: built when first read)
     removed: list[str]  # paths that left the repo
     current: set[str]  # every path of the repo after the run
     known: dict[str, tuple[str, str]]  # path -> (content hash, edges hash) from the state; {} on a rebuild
@@ -188,7 +188,7 @@ def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | N
             writer.shutdown(wait=True)  # a failed run still waits: no write may outlive the run
 
 
-def _write_search(search: SearchIndex, repo: str, fresh: dict[str, FileExtraction], chunks: list[Chunk],
+def _write_search(search: SearchIndex, repo: str, fresh: dict[str, FileExtraction], chunks: Sequence[Chunk],
                   removed: list[str], tick: Progress) -> tuple[int, float]:
     """Delete the removed files' and vanished chunks, upsert ``chunks``: (chunks written,
     seconds it took)."""

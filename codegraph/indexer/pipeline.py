@@ -85,9 +85,10 @@ def _extract_wire(args: tuple[str, str, str, str, bool]) -> bytes:
 
 
 def extract_pooled(pool: Executor, jobs: list[tuple[str, str, str, str, bool]]
-                   ) -> Iterator[tuple[FileExtraction, list[Chunk]]]:
+                   ) -> Iterator[tuple[FileExtraction, wire.WireChunks]]:
     """``_extract_job`` of each job, in order, run by ``pool``'s worker processes (results
-    cross as ``codegraph.indexer.wire`` blobs, decoded here as they arrive)."""
+    cross as ``codegraph.indexer.wire`` blobs, decoded here as they arrive; the chunks are
+    built when first read)."""
     return map(wire.decode, pool.map(_extract_wire, jobs, chunksize=8))
 
 
@@ -217,7 +218,7 @@ def _index_repo(
     # Extract changed files in a process pool.
     t = time.perf_counter()
     fresh: dict[str, FileExtraction] = {}
-    chunks: list[Chunk] = []
+    chunks = wire.WireChunks()  # kept in their wire form: the search writes build them (wire.py)
     # GC is off (index_repo): unpickling records from the pool is otherwise mostly GC time.
     jobs = [(repo, f.path, f.language, str(f.abs_path), search is not None) for f in changed]
     pooled = n > 1 and len(jobs) >= POOL_MIN_FILES

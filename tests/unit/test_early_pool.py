@@ -71,4 +71,4 @@ def test_a_warmed_pool_extracts_as_the_main_process(tmp_path: Path) -> None:
     with workers.worker_pool(2, warm=True) as pool:
         (fx, chunks), = pipeline.extract_pooled(pool, [job])
     want, want_chunks = pipeline._extract_job(job)
-    assert fx == want and chunks == want_chunks and [c.terms for c in chunks] == [c.terms for c in want_chunks]
+    assert fx == want and list(chunks) == want_chunks and [c.terms for c in chunks] == [c.terms for c in want_chunks]
