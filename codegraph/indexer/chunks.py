@@ -62,16 +62,16 @@ def _cap(text: str, limit: int = MAX_TEXT) -> str:
     return text[: cut if cut > 0 else limit]
 
 
-def _take_tokens(lines: Iterable[str], budget: int) -> tuple[list[str], int]:
-    """(whole stripped lines while they fit in ``budget`` tokens, the tokens they count);
-    the line that does not fit is cut at a token boundary so some of it still counts."""
-    out: list[str] = []
+def _take_tokens(lines: Iterable[str], budget: int, out: list[str]) -> int:
+    """Append to ``out`` whole lines while they fit in ``budget`` tokens, and return the
+    tokens they count; the line that does not fit is cut at a token boundary so some of
+    it still counts. ``lines`` are whitespace-collapsed (``" ".join(raw.split())``, the
+    form the embed text holds); an empty one is skipped."""
     spent = 0
-    for raw in lines:
+    for line in lines:
         left = budget - spent
         if left < 1:  # no non-empty line fits (each counts at least one token)
             break
-        line = " ".join(raw.split())
         if not line:
             continue
         if line.isascii():
@@ -104,7 +104,7 @@ def _take_tokens(lines: Iterable[str], budget: int) -> tuple[list[str], int]:
                 out.append(line[:end])
                 spent += kept
         break
-    return out, spent
+    return spent
 
 
 def _ascii_cut(line: str, left: int) -> tuple[int, int]:
@@ -123,7 +123,8 @@ def _ascii_cut(line: str, left: int) -> tuple[int, int]:
 
 
 def _docstring_lines(doc: str, limit: int = 3) -> list[str]:
-    """First paragraph of a docstring, at most ``limit`` lines, comment markers removed."""
+    """First paragraph of a docstring, at most ``limit`` lines, comment markers removed,
+    whitespace collapsed."""
     out: list[str] = []
     for raw in doc.strip().strip("\"'").splitlines():
         line = raw.strip().lstrip("/*#").strip().rstrip("*/").strip()
@@ -131,7 +132,7 @@ def _docstring_lines(doc: str, limit: int = 3) -> list[str]:
             if out:
                 break
             continue
-        out.append(line)
+        out.append(" ".join(line.split()))
         if len(out) >= limit:
             break
     return out
@@ -140,15 +141,14 @@ def _docstring_lines(doc: str, limit: int = 3) -> list[str]:
 def embed_text_for(kind: str, qualified_name: str, name: str, signature: str, docstring: str,
                    body_lines: Iterable[str], budget: int = EMBED_TOKENS) -> str:
     """Compact text to embed: ``<kind> <qualified name> (<name words>)``, the signature,
-    the docstring's first lines and the first body lines, within ``budget`` tokens."""
+    the docstring's first lines and the first body lines, within ``budget`` tokens.
+    ``body_lines`` are whitespace-collapsed (``_body_after``, ``_collapsed``)."""
     words = " ".join(identifier_words(name)) if name else ""
     head = f"{kind} {qualified_name}".strip() + (f" ({words})" if words and words != name.lower() else "")
     parts = [head]
     budget -= approx_tokens(head)
-    for group in ([signature] if signature else [], _docstring_lines(docstring), body_lines):
-        taken, spent = _take_tokens(group, budget)
-        parts.extend(taken)
-        budget -= spent
+    for group in ((" ".join(signature.split()),) if signature else (), _docstring_lines(docstring), body_lines):
+        budget -= _take_tokens(group, budget, parts)
         if budget <= 3:
             break
     return "\n".join(parts)
@@ -167,12 +167,22 @@ def _norm(line: str) -> str:
     return " ".join(line.strip().strip("\"'`").lstrip("/*#").rstrip("*/").strip().split())
 
 
+def _collapsed(lines: Iterable[str]) -> Iterator[str]:
+    """Each line with its whitespace collapsed (the form embed_text_for takes), lazily."""
+    for ln in lines:
+        yield " ".join(ln.split())
+
+
+_MARKS = "\"'`/*#"  # what _norm may strip from a line's start
+
+
 def _body_after(lines: list[str], signature: str, docstring: str) -> Iterator[str]:
     """Source lines after the signature (however many lines it spans, decorators
-    included), without the docstring's lines. Lazy, the set-up included: embed_text_for
-    reads only the first few (EMBED_TOKENS), and often none (the signature and docstring
-    spend the budget); normalising every line of every body, or of every docstring, was
-    ~15 % of the CPU of chunk building on the standard library."""
+    included), without the docstring's lines, whitespace collapsed. Lazy, the set-up
+    included: embed_text_for reads only the first few (EMBED_TOKENS), and often none
+    (the signature and docstring spend the budget); normalising every line of every
+    body, or of every docstring, was ~15 % of the CPU of chunk building on the standard
+    library."""
     sig_len = len("".join(signature.split()))
     seen, i = 0, 0
     while i < len(lines) and seen < sig_len:
@@ -180,9 +190,14 @@ def _body_after(lines: list[str], signature: str, docstring: str) -> Iterator[st
         i += 1
     doc = {_norm(d) for d in docstring.splitlines()}
     for ln in islice(lines, max(i, 1), None):
-        n = _norm(ln)
-        if n and n not in doc:
-            yield ln
+        line = " ".join(ln.split())
+        # _norm(ln) is the strips below on the collapsed line (whitespace only stops them);
+        # a line that starts with none of _MARKS keeps its first character, so it is not
+        # empty, and without a docstring only emptiness counts.
+        if not line or ((doc or line[0] in _MARKS)
+                        and ((n := line.strip("\"'`").lstrip("/*#").rstrip("*/").strip()) in doc or not n)):
+            continue
+        yield line
 
 
 def _class_text(sym: SymbolRecord, src_lines: list[str], members: list[SymbolRecord]) -> str:
@@ -247,7 +262,7 @@ def chunks_for_file(fx: FileExtraction, source: str) -> list[Chunk]:
         text = _cap("\n".join(lines))
         qn = module.qualified_name if module else ""
         head = f"module {qn}" if qn else f"file {f.path}"
-        embed = embed_text_for("section", f"of {head}", "", "", "", lines)
+        embed = embed_text_for("section", f"of {head}", "", "", "", _collapsed(lines))
         chunks.append(Chunk(
             chunk_id=_chunk_id(f.repo, f.path, "section", str(start)),
             repo=f.repo, file=f.path, kind="section", language=f.language, line=start, end_line=end,

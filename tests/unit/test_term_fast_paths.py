@@ -98,16 +98,28 @@ def reference_words(identifier: str) -> tuple[str, ...]:
 @example("A")
 @example("")
 @example("berechneGröße")
+@example("_1abc$Def.gHI_jKL")
+@example("ABCD1e_aBCd.a1B2")
+@example("x.y..z$$_")
 def test_words_split_as_the_per_character_loop(identifier: str) -> None:
     assert retrieval._camel_words(identifier) == reference_camel_words(identifier)
     retrieval._words_of.cache_clear()
     assert retrieval._words_of(identifier) == reference_words(identifier)
+    assert retrieval._split_words(identifier) == reference_words(identifier)  # the one-regex path
+    low = identifier.lower()
+    words = reference_words(identifier)
+    want = (low, *words) if len(words) > 1 or (words and words[0] != low) else (low,)
+    assert retrieval._terms_of(identifier) == want
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(ASCII, WORDY, st.text(max_size=80)), st.sampled_from([1, 2, 3, 2000]))
 @example("self.x = self.x or def_ if Foo.Bar_baz else None", 2000)
 @example("a bb ccc bb a ccc", 2)
+@example("0x1F a..bc 1.5e3 $x.y$ _ __init__ x1.yy.2z self.a.b", 3)
+@example("aa.bb cc dd ee", 2)  # 14 characters > 2 * limit: the regex path, the limit cuts
+@example("aa bb", 2)  # 5 characters: the word path
+@example("aa bb cc", 2)  # 8 characters, 3 tokens: the regex path
 def test_text_identifier_field_is_the_field_of_identifiers_in(text: str, limit: int) -> None:
     retrieval._TOKEN_TERMS.clear()
     want = retrieval.identifier_field(retrieval.identifiers_in(text, limit))
@@ -154,7 +166,9 @@ LINE = st.one_of(st.text(alphabet=st.sampled_from("abcdefgh XY_9.(\t\x1c"), max_
 @example(["abcdef abcdefabcdef", "tail"], 4)
 @example(["  ", "abcdefg", "(x)"], 5)
 def test_take_tokens_cuts_as_the_token_loop(lines: list[str], budget: int) -> None:
-    assert chunks._take_tokens(iter(lines), budget) == reference_take_tokens(lines, budget)
+    out: list[str] = []
+    spent = chunks._take_tokens(iter([" ".join(ln.split()) for ln in lines]), budget, out)
+    assert (out, spent) == reference_take_tokens(lines, budget)
 
 
 @given(st.lists(LINE, max_size=8), st.text(max_size=10), st.text(max_size=60))
@@ -166,5 +180,71 @@ def test_body_after_is_lazy_and_keeps_the_lines_outside_the_docstring(lines: lis
     while i < len(lines) and seen < sig_len:
         seen += len("".join(lines[i].split()))
         i += 1
-    want = [ln for ln in lines[max(i, 1):] if (n := chunks._norm(ln)) and n not in doc]
+    want = [" ".join(ln.split()) for ln in lines[max(i, 1):] if (n := chunks._norm(ln)) and n not in doc]
     assert list(chunks._body_after(lines, signature, docstring)) == want
+
+
+# -- embed_text_for against its definition before the collapsed-line form ----------------
+
+def reference_docstring_lines(doc: str, limit: int = 3) -> list[str]:
+    out: list[str] = []
+    for raw in doc.strip().strip("\"'").splitlines():
+        line = raw.strip().lstrip("/*#").strip().rstrip("*/").strip()
+        if not line:
+            if out:
+                break
+            continue
+        out.append(line)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def reference_body_after(lines: list[str], signature: str, docstring: str) -> list[str]:
+    sig_len, seen, i = len("".join(signature.split())), 0, 0
+    while i < len(lines) and seen < sig_len:
+        seen += len("".join(lines[i].split()))
+        i += 1
+    doc = {chunks._norm(d) for d in docstring.splitlines()}
+    return [ln for ln in lines[max(i, 1):] if (n := chunks._norm(ln)) and n not in doc]
+
+
+def reference_embed_text(kind: str, qualified_name: str, name: str, signature: str, docstring: str,
+                         body: list[str], budget: int = chunks.EMBED_TOKENS) -> str:
+    """embed_text_for as it was: raw lines, each group cut by reference_take_tokens."""
+    words = " ".join(reference_words(name)) if name else ""
+    head = f"{kind} {qualified_name}".strip() + (f" ({words})" if words and words != name.lower() else "")
+    parts = [head]
+    budget -= unicode_tokens(head)
+    for group in ([signature] if signature else [], reference_docstring_lines(docstring), body):
+        taken, spent = reference_take_tokens(group, budget)
+        parts.extend(taken)
+        budget -= spent
+        if budget <= 3:
+            break
+    return "\n".join(parts)
+
+
+SOURCE_LINE = st.one_of(LINE, st.sampled_from(['    """Doc line."""', "    # note", "    '''", '"""', "#'#", " */",
+                                               "    return parse_config(x)  # why", "", "    ", "* x *", "  #", "#  #", "`"]))
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.sampled_from(["function", "method", "class"]), st.text(max_size=30), st.one_of(WORDY, st.text(max_size=12)),
+       st.one_of(LINE, st.just("")),
+       st.one_of(st.just(""), st.text(max_size=120), st.lists(SOURCE_LINE, max_size=5).map("\n".join)),
+       st.lists(SOURCE_LINE, max_size=12), st.integers(min_value=-5, max_value=70))
+@example("method", "pkg.Mod.parse", "parseConfig", "def parse(self, x):", "Doc line.\n\nMore.",
+         ["def parse(self, x):", '    """Doc line.', "", "    More.", '    """', "    # note", "    return x"], 60)
+@example("function", "f", "f", "", "", ["def f():", "\t#'#", "  x\x1c=  1 ", "* x *"], 60)
+def test_embed_text_is_the_text_of_the_raw_line_definition(kind: str, qualified_name: str, name: str,
+                                                           signature: str, docstring: str, lines: list[str],
+                                                           budget: int) -> None:
+    want = reference_embed_text(kind, qualified_name, name, signature, docstring,
+                                reference_body_after(lines, signature, docstring), budget)
+    got = chunks.embed_text_for(kind, qualified_name, name, signature, docstring,
+                                chunks._body_after(lines, signature, docstring), budget)
+    assert got == want
+    # a section's lines: every raw line, collapsed on the way
+    assert chunks.embed_text_for("section", qualified_name, "", "", "", chunks._collapsed(lines), budget) == \
+        reference_embed_text("section", qualified_name, "", "", "", lines, budget)
