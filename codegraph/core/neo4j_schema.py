@@ -132,19 +132,30 @@ NATIVE_PROPS = frozenset({
 })
 
 
+# One encoder for every JSON property (json.dumps with options builds a new encoder per call).
+_JSON = json.JSONEncoder(ensure_ascii=False, default=str)
+
+
+def to_json(value: Any) -> str:
+    """The JSON text stored for ``_json`` and an edge's ``extra``: the same text as
+    ``json.dumps(value, ensure_ascii=False, default=str)`` (non-ASCII kept, unknown types as str)."""
+    return _JSON.encode(value)
+
+
 def _flat(n: Node) -> dict[str, Any]:
     """The property map written for ``n``: ``uid``, the NATIVE_PROPS that Neo4j can hold
     as themselves, and everything else as JSON in ``_json`` (see ``_props_of``)."""
     out: dict[str, Any] = {}
     other: dict[str, Any] = {}
     for k, v in n.props.items():
-        if k in NATIVE_PROPS and _native(v):
+        # A plain str (most native values) skips _native's checks; anything else asks it.
+        if k in NATIVE_PROPS and (type(v) is str or _native(v)):
             out[k] = v
         else:
             other[k] = v
     out["uid"] = n.uid
     if other:
-        out["_json"] = json.dumps(other, ensure_ascii=False, default=str)
+        out["_json"] = to_json(other)
     return out
 
 
@@ -162,7 +173,7 @@ def _edge_props(repo: str, e: Edge) -> dict[str, Any]:
     if e.resolution:
         p["resolution"] = e.resolution
     if e.extra:
-        p["extra"] = json.dumps(e.extra, ensure_ascii=False, default=str)
+        p["extra"] = to_json(e.extra)
     return p
 
 
