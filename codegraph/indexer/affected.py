@@ -47,6 +47,7 @@ from codegraph.indexer.boundaries import BoundaryLinks, link_boundaries
 from codegraph.indexer.languages import link_repo
 from codegraph.indexer.records import FileExtraction
 from codegraph.indexer.resolve import Decision, Resolution, SymbolRecord, SymbolTable, link_bases, resolve_repo
+from codegraph.indexer.symbol_table import named_key
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +140,7 @@ class TracingTable(SymbolTable):
         self.pos: tuple[int, str] = (1, "")
         self.deps: dict[str, set[tuple[str, Any]]] = defaultdict(set)
         self._memo_deps: dict[tuple[str, str], set[tuple[str, Any]]] = {}
+        self._named_deps: dict[Any, set[tuple[str, Any]]] = {}  # named()'s memo: the keys its first look-up read
         self._missed: set[tuple[str, Any]] = set()  # (structure, key) a look-up inserted (_TDefault.__missing__)
         for tag, val in _traced_attrs(self).items():
             if isinstance(val, defaultdict):
@@ -196,6 +198,8 @@ class TracingTable(SymbolTable):
         set.clear(self.external_bases)
         self._export_memo.clear()
         self._memo_deps.clear()
+        self._named_memo.clear()
+        self._named_deps.clear()
         self.deps = defaultdict(set)
         self.cur, self.pos = None, (1, "")
 
@@ -236,6 +240,26 @@ class TracingTable(SymbolTable):
                 dict.__setitem__(self.deps, p, ks)
             else:
                 mine |= ks
+
+    def named(self, name: str, kinds: Any, fam: str | None) -> tuple[list[SymbolRecord], list[str]]:
+        # Memoised like _export_of: a hit adds the keys the first look-up read.
+        key = named_key(name, kinds, fam)
+        outer = self.cur
+        if key is not None and key in self._named_memo:
+            if outer is not None:
+                outer |= self._named_deps[key]
+            return self._named_memo[key]
+        inner: set[tuple[str, Any]] = set()
+        self.cur = inner
+        try:
+            found = SymbolTable.named(self, name, kinds, fam)
+        finally:
+            self.cur = outer
+        if key is not None:
+            self._named_deps[key] = inner
+        if outer is not None:
+            outer |= inner
+        return found
 
     def _export_of(self, path: str, name: str, visiting: set[tuple[str, str]]) -> list[SymbolRecord]:
         key = (path, name)

@@ -206,9 +206,7 @@ def _targets(table: SymbolTable, ref: Reference,
         kinds = ref.extra.get("name_kinds")
         fam = table.family.get(ref.file)
         # Never across languages (JVM, JS/TS and C/C++ share among themselves).
-        matches = [s for s in table.by_name.get(name, ())
-                   if (not kinds or s.kind in kinds) and table.family.get(s.file) == fam]
-        distinct = sorted({s.qualified_name for s in matches})
+        matches, distinct = table.named(name, kinds, fam)
         if len(distinct) == 1:
             return matches, "unique_name", None
         if len(distinct) > 1:
@@ -259,7 +257,7 @@ _BAD_HINTS = RefHints()  # a reference whose hints are malformed: resolved as wi
 
 def _hints(ref: Reference) -> RefHints:
     """The reference's hints parsed; malformed ones give ``_BAD_HINTS`` (logged once per
-    process, counted ``bad_hint`` by :func:`_count_hints`): the reference still falls
+    process, counted ``bad_hint`` by :func:`resolve_refs`): the reference still falls
     back to its name or a stub, as with no candidate."""
     try:
         return reference_hints(ref.extra)
@@ -287,15 +285,6 @@ def parsed_hints(refs: Iterable[Reference]) -> list[tuple[Reference, RefHints]]:
             memo.put(r.target_identifier, r.extra, h)
         out.append((r, h))
     return out
-
-
-def _count_hints(hints: RefHints, res: Resolution) -> None:
-    """``bad_hint`` / ``unknown_hint`` counts, after ``table.begin`` so a refresh counts
-    them for the reference's file."""
-    if hints is _BAD_HINTS:
-        res.counts["bad_hint"] += 1
-    elif hints.unknown:
-        res.counts["unknown_hint"] += hints.unknown
 
 
 _PASSTHROUGH_EXTRA = ("names", "forwarding", "external", "url", "arity", "jsx", "callback", "alias", "dynamic", "type_only",
@@ -389,27 +378,45 @@ def resolve_refs(
     # Likewise what a reference resolves to (``_plan``): it depends on the file, the type,
     # the name and ``extra`` only, and files repeat references (codegraph.indexer.resolve_memo).
     plans: ExtraMemo[tuple[str, str], _Plan] = ExtraMemo()
+    # Counts of the current run of one file's references, added to ``res.counts`` when the
+    # run ends: once per label (a recording Counter's __setitem__ is Python code).
+    tally: dict[str, int] = {}
     at: str | None = None
+    at_inh = False
+    begun = 0
     for i, (ref, hints) in enumerate(items):
-        begin(ref.file, ref.type in (EXTENDS, IMPLEMENTS))
-        _count_hints(hints, res)
-        if ref.file != at:
-            at = ref.file
-            sources.clear()
-            plans.clear()
+        inh = ref.type in (EXTENDS, IMPLEMENTS)
+        if ref.file != at or inh is not at_inh:
+            if tally:
+                _add_counts(res.counts, tally)  # before begin: counted for the run's file
+            if ref.file != at:
+                sources.clear()
+                plans.clear()
+            at, at_inh, begun = ref.file, inh, 0
+        if begun < 2:
+            # Every reference of a run begins the same: the second begin has done all that
+            # later ones would (codegraph.indexer.affected: begin records the file's own
+            # key into the current keys, so the first call records it into the last file's).
+            begin(ref.file, inh)
+            begun += 1
+        if hints is _BAD_HINTS:  # counted after begin: a refresh counts them for the file
+            tally["bad_hint"] = tally.get("bad_hint", 0) + 1
+        elif hints.unknown:
+            tally["unknown_hint"] = tally.get("unknown_hint", 0) + hints.unknown
         skey = (ref.source_kind, ref.source_qualified_name, ref.source_signature_hash)
         if skey in sources:
             src = sources[skey]
         else:
             src = sources[skey] = _source_uid(table, ref)
         if src is None:
-            res.counts["dropped_no_source"] += 1
+            tally["dropped_no_source"] = tally.get("dropped_no_source", 0) + 1
             continue
         decision = decisions.get(ref.target_identifier) if decisions else None
         if decision is not None and decision.scoped:
             decision = decision.at(ref.file, ref.line, src)
         if decision is not None and decision.action in ("external", "ignore"):
-            res.counts[f"decision_{decision.action}"] += 1
+            label = f"decision_{decision.action}"
+            tally[label] = tally.get(label, 0) + 1
             continue
         if decision is not None and decision.action == "resolve":
             targets: list[str] = [decision.symbol_uid]
@@ -429,7 +436,7 @@ def resolve_refs(
                     res.stubs[stub.uid] = stub
                     if stub_sets is not None:
                         stub_sets.append((i, stub))
-                res.counts[stub.reason] += 1
+                tally[stub.reason] = tally.get(stub.reason, 0) + 1
             elif handed is not None:
                 if handed:
                     passes.append((i, ref, hints.pass_, handed))  # type: ignore[arg-type]
@@ -447,7 +454,16 @@ def resolve_refs(
             seen.add(k)
             edges.setdefault(ref.file, []).append(edge)
             if how and how != "stub":
-                res.counts[how] += 1
+                tally[how] = tally.get(how, 0) + 1
+    if tally:
+        _add_counts(res.counts, tally)
+
+
+def _add_counts(counts: Counter[str], tally: dict[str, int]) -> None:
+    """``counts`` += ``tally`` in ``tally``'s order (first counted first, as one by one), emptied."""
+    for k, v in tally.items():
+        counts[k] += v
+    tally.clear()
 
 
 # What one reference resolves to, before the source and the edges: (target uids, label,

@@ -37,6 +37,7 @@ class SymbolTable:
         self.file_module: dict[str, str] = {}
         self.bases: dict[str, list[str]] = defaultdict(list)
         self._export_memo: dict[tuple[str, str], list[SymbolRecord]] = {}
+        self._named_memo: dict[tuple[str, tuple[str, ...], str | None], tuple[list[SymbolRecord], list[str]]] = {}
         # Classes with a base outside the repo: a member missing on them is probably
         # inherited from there, so a unique-name match elsewhere would be a false edge.
         self.external_bases: set[str] = set()
@@ -184,6 +185,24 @@ class SymbolTable:
                     queue.append(b)
         return False
 
+    def named(self, name: str, kinds: Any, fam: str | None) -> tuple[list[SymbolRecord], list[str]]:
+        """The unique-name fallback's look-up: the symbols called ``name`` (of one of
+        ``kinds``, a list, when given) declared in files of language family ``fam``, and
+        their distinct qualified names sorted. Memoised (the same name is looked up from
+        many files); the lists are shared, not to be mutated."""
+        key = named_key(name, kinds, fam)
+        found = self._named_memo.get(key) if key is not None else None
+        if found is None:
+            found = self._named(name, kinds, fam)
+            if key is not None:
+                self._named_memo[key] = found
+        return found
+
+    def _named(self, name: str, kinds: Any, fam: str | None) -> tuple[list[SymbolRecord], list[str]]:
+        family = self.family
+        matches = [s for s in self.by_name.get(name, ()) if (not kinds or s.kind in kinds) and family.get(s.file) == fam]
+        return matches, sorted({s.qualified_name for s in matches})
+
     def export(self, paths: list[str], name: str) -> list[SymbolRecord]:
         """The symbol exported as ``name`` by the first existing file of ``paths``,
         following re-exports and ``export *`` (memoised; cycles cut)."""
@@ -225,4 +244,14 @@ class SymbolTable:
         return found
 
 
-__all__ = ["MAX_CHAIN", "TYPE_KINDS", "SymbolTable"]
+def named_key(name: str, kinds: Any, fam: str | None) -> tuple[str, tuple[str, ...], str | None] | None:
+    """``SymbolTable.named``'s memo key; None (not memoised) for ``kinds`` that are not a
+    list of strings (never from the extractors; tested as given)."""
+    if not kinds:
+        return (name, (), fam)
+    if type(kinds) is list and all(type(k) is str for k in kinds):
+        return (name, tuple(kinds), fam)
+    return None
+
+
+__all__ = ["MAX_CHAIN", "TYPE_KINDS", "SymbolTable", "named_key"]

@@ -46,6 +46,7 @@ def test_a_patched_table_equals_a_build_over_the_new_files() -> None:
                      ("by_file_qn", ("pkg/a.py", "pkg.zz")), ("dirs", "nodir"), ("param_calls", "pkg.q")]:
         assert getattr(table, tag)[key] == []  # a look-up of a defaultdict: an empty entry now
     assert dict.__contains__(table.by_name, "nope")
+    assert [s.file for s in table.named("helper", None, "python")[0]] == ["pkg/a.py"]  # memoised now
     changed = {"pkg/b.py", "pkg/c.py", "pkg/d.py"}
     table.patch([fx for fx in old if fx.file.path in changed], [fx for fx in new if fx.file.path in changed],
                 {fx.file.path: fx.exports for fx in new})
@@ -53,6 +54,8 @@ def test_a_patched_table_equals_a_build_over_the_new_files() -> None:
     assert _plain(table) == _plain(built)
     assert not dict.__contains__(table.by_name, "nope")
     assert [s.file for s in dict.get(table.by_name, "helper")] == ["pkg/a.py", "pkg/b.py"]
+    assert table.named("helper", None, "python") == built.named("helper", None, "python")  # the memo too
+    assert [s.file for s in table.named("helper", None, "python")[0]] == ["pkg/a.py", "pkg/b.py"]
     link_bases(table, new)
     link_bases(built, new)
     assert _plain(table) == _plain(built)
