@@ -59,12 +59,13 @@ def run_transaction(graph: Any) -> Iterator[None]:
         yield
 
 
-def commit_run(graph: Any) -> None:
+def commit_run(graph: Any, checkpoint: bool = True) -> None:
     """Commit the store's whole-run transaction now where it has one (``run_transaction``;
-    the embedded graph), else nothing."""
+    the embedded graph), else nothing. ``checkpoint=False``: the store's WAL checkpoint is
+    left to its ``checkpoint()`` (``EmbeddedGraphStore.commit_run``)."""
     commit = getattr(graph, "commit_run", None)
     if commit is not None:
-        commit()
+        commit(checkpoint=checkpoint)
 
 
 def incomplete_reason(props: dict[str, Any]) -> str | None:

@@ -241,15 +241,36 @@ class EmbeddedGraphStore:
                 self._local.live = None
                 c.execute("COMMIT")
 
-    def commit_run(self) -> None:
+    def commit_run(self, checkpoint: bool = True) -> None:
         """Commit the run's transaction (``atomic``) of this thread now, before its block
         ends: the rest of the block writes in transactions of its own. Nothing when no run
         is open. The pipeline commits the graph here before the indexer state
-        (docs/DESIGN.md#refresh)."""
+        (docs/DESIGN.md#refresh). ``checkpoint=False``: the commit only appends to the WAL
+        (committed, readers see it) and leaves copying it into the database file to
+        ``checkpoint()``; by default SQLite's autocheckpoint does it inside the COMMIT."""
         if getattr(self._local, "in_run", False):
             self._local.in_run = False
             self._local.live = None
-            self._conn().execute("COMMIT")
+            c = self._conn()
+            if checkpoint:
+                c.execute("COMMIT")
+                return
+            c.execute("PRAGMA wal_autocheckpoint=0")
+            try:
+                c.execute("COMMIT")
+            finally:
+                c.execute("PRAGMA wal_autocheckpoint=1000")  # SQLite's default again
+
+    def checkpoint(self) -> None:
+        """Copy the committed WAL into the database file (a PASSIVE checkpoint: readers and
+        writers go on) on a connection of its own, so any thread may call it. Mostly waiting
+        for the disk (fsync of the WAL and of the file): a full index's first commit is
+        ~60 MB of WAL. Raises sqlite3.Error as the checkpoint does."""
+        c = sqlite3.connect(self.path, timeout=60, isolation_level=None, check_same_thread=False)
+        try:
+            c.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            c.close()
 
     def ensure_schema(self) -> None:
         """Create the tables, or bring a file of an older layout to ``LAYOUT`` in one

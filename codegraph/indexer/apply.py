@@ -11,6 +11,8 @@ State is written only after the graph and the search index were updated successf
 from __future__ import annotations
 
 import logging
+import sqlite3
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -132,6 +134,9 @@ class LoadPlan:
     # The run began before extraction and loaded the fresh files already (_StreamLoad):
     # what ``_begin_run`` returned then.
     started: _Started | None = None
+    # Called with the summary after the graph and the state committed, while the WAL
+    # checkpoints still run (index_repo: the content phase), before the run ends.
+    after: Callable[[IndexSummary], None] | None = None
 
 
 @dataclass(slots=True)
@@ -218,7 +223,23 @@ def _apply(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future
         return _apply_run(plan, graph, state, written, saver)
     finally:
         for f in saver:
-            f.close()  # rolls back when the run did not get to commit it
+            f.close()  # rolls back when the run did not get to commit it; else waits for the child's end
+
+
+def _checkpoint_beside(graph: GraphStore) -> threading.Thread:
+    """The graph's WAL checkpoint (``EmbeddedGraphStore.checkpoint``) on a helper thread,
+    started: it is mostly waiting for the disk, which the run's last steps need not do.
+    A failed checkpoint loses nothing (the commit is in the WAL; the next one copies it),
+    as SQLite's own autocheckpoint ignores its failures."""
+    def run() -> None:
+        try:
+            graph.checkpoint()  # type: ignore[attr-defined]
+        except sqlite3.Error as e:
+            log.debug("graph checkpoint after the run's commit failed: %s", e)
+
+    t = threading.Thread(target=store_thread(run), name="graph-checkpoint", daemon=True)
+    t.start()
+    return t
 
 
 def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future[tuple[int, float]] | None,
@@ -339,15 +360,39 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
         take_snapshot(graph, repo, s.commit, snapshot[0], counts=counts)
     if graph_changed or repo_node is None:
         graph.upsert_repo(rec)  # the run is complete: commit and import time are now this run's
-    # The graph's run commits here (embedded: its WAL written and checkpointed) while a forked
-    # save still writes its rows, and the state commits after it: a run whose graph did not
-    # commit keeps the state it had; one killed in between rebuilds (docs/DESIGN.md#refresh).
-    commit_run(graph)
+    # The graph's run commits here while a forked save still writes its rows, and the state
+    # commits after it: a run whose graph did not commit keeps the state it had; one killed
+    # in between rebuilds (docs/DESIGN.md#refresh). A forked save's run (many files) leaves
+    # both WAL checkpoints (~60 + ~30 MB on the stdlib, mostly fsync waits) to run beside
+    # its last steps: the graph's on a helper thread, the state's in the child after it
+    # committed; the run waits for both at its end.
+    beside = bool(saver) and hasattr(graph, "checkpoint")
+    commit_run(graph, checkpoint=not beside)
+    checkpoint = _checkpoint_beside(graph) if beside else None
+    try:
+        _finish(plan, s, counts, state, saver, (_repo_state(plan, now), fresh, removed, edges_hashes,
+                                                resolved.state if resolved is not None else None), snapshot, t)
+    finally:  # no checkpoint or child outlives the run, also when the state save failed
+        if checkpoint is not None:
+            checkpoint.join()
+        for f in saver:
+            f.close()  # the child's checkpoint and end
+    s.timings["total"] = time.perf_counter() - t0
+    log.info("indexed %s: %d files (%d parsed, %d removed, %d extraction failures), %d symbols, %d edges, "
+             "%d stubs in %.2fs", repo, s.files, s.changed, s.removed, s.extract_failures, s.symbols, s.edges,
+             s.stubs, s.timings["total"])
+    return s
+
+
+def _finish(plan: LoadPlan, s: IndexSummary, counts: dict[str, Any], state: StateStore, saver: list[ForkedSave],
+            save: tuple[Any, ...], snapshot: tuple[str, list[str]] | None, t: float) -> None:
+    """The state's commit (the forked child's, or the save in the process), the summary's
+    counts, then ``plan.after``."""
+    fresh = plan.fresh
     if saver:
         saver[0].commit()
     else:
-        state.save(_repo_state(plan, now), fresh, removed, edges_hashes,
-                   resolved.state if resolved is not None else None, stats=plan.stats, snapshot=snapshot)
+        state.save(*save, stats=plan.stats, snapshot=snapshot)
     s.symbols = counts["nodes"].get("Symbol", 0)
     s.stubs = counts["nodes"].get(STUB, 0)
     s.edges = sum(v for k, v in counts["edges"].items() if k not in STRUCTURAL_EDGES)
@@ -356,11 +401,8 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
     s.messages = (s.messages + [f"{p}: {m}" for p, fx in fresh.items() for m in fx.errors[:3]])[:50]
     s.extract_failures = sum(1 for fx in fresh.values() if failed(fx))
     s.timings["save"] = time.perf_counter() - t
-    s.timings["total"] = time.perf_counter() - t0
-    log.info("indexed %s: %d files (%d parsed, %d removed, %d extraction failures), %d symbols, %d edges, "
-             "%d stubs in %.2fs", repo, s.files, s.changed, s.removed, s.extract_failures, s.symbols, s.edges,
-             s.stubs, s.timings["total"])
-    return s
+    if plan.after is not None:
+        plan.after(s)
 
 
 def _repo_state(plan: LoadPlan, now: str) -> RepoState:

@@ -255,17 +255,21 @@ def _index_repo(
         plan = LoadPlan(s, root, repo, fresh, chunks, removed, set(current), known, fingerprint, t0,
                         decisions=decisions, rebuild=rebuild, progress=tick, pages=pages, full_resolve=full_resolve,
                         languages=frozenset(f.language for f in disc.files), stats=stats, started=started)
+        if search is not None and hasattr(search, "for_kind"):
+            # Schema, config and docs chunks, each kind in its own index (indexer/content.py),
+            # once both stores committed, beside their WAL checkpoints.
+            def content(s: IndexSummary) -> None:
+                from codegraph.indexer.content import index_content
+
+                t = time.perf_counter()
+                s.content = index_content(root, repo, search, max_file_bytes, include=include, exclude=exclude,
+                                          paths=disc.paths).to_dict()  # the tree as discover listed it
+                s.timings["content"] = time.perf_counter() - t
+
+            plan.after = content
         if started is None:
             run.enter_context(run_transaction(graph))  # embedded: readers see the last complete run until it commits
         s = apply_extractions(plan, graph, search, state)
-    if search is not None and hasattr(search, "for_kind"):
-        # Schema, config and docs chunks, each kind in its own index (indexer/content.py).
-        from codegraph.indexer.content import index_content
-
-        t = time.perf_counter()
-        s.content = index_content(root, repo, search, max_file_bytes, include=include, exclude=exclude,
-                                  paths=disc.paths).to_dict()  # the tree as discover listed it
-        s.timings["content"] = time.perf_counter() - t
     return s
 
 

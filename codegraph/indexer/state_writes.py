@@ -7,9 +7,11 @@ standard library). The save depends on nothing the edge writes do, only on when 
 commit: state is committed after the graph and search writes succeeded. So a child made
 by ``fork`` right after resolution inherits what the save needs (no pickling), opens its
 own connection to the state file, writes every row inside one transaction, and then
-waits: the run sends ``commit`` where it saved before; a run that raises, or dies, ends
+waits: the run sends ``commit`` after the graph's commit; a run that raises, or dies, ends
 the pipe and the child rolls back. The second core does the save while the first writes
-the edges.
+the edges. The child's commit leaves the WAL checkpoint out; it answers ``done`` at the
+commit and checkpoints after it, while the run ends (the run waits for the child's end
+last, ``ForkedSave.close``).
 
 Used only for a save of many files (a refresh of a few files stays in the process: a
 fork costs more than its rows), on a platform with ``fork``, and only when no other
@@ -24,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import sqlite3
 import threading
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -58,9 +61,15 @@ def _child(path: str, args: tuple[Any, ...], kwargs: dict[str, Any], conn: Conne
 
     try:
         store = StateStore(Path(path))  # its own connection (none was open across the fork)
+        # The commit only appends to the WAL; the run goes on at "done" while this process
+        # copies the WAL into the file (~30 MB on the stdlib: mostly fsync waits), and the
+        # run waits for this process's end only when it ends itself (ForkedSave.close).
+        store.conn.execute("PRAGMA wal_autocheckpoint=0")
         store.save(*args, before_commit=ready, **kwargs)
-        store.close()
         conn.send(("done",))
+        with contextlib.suppress(sqlite3.Error):  # a failed checkpoint loses nothing: the next one copies it
+            store.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        store.close()
     except _Abort:
         pass
     except BaseException as e:  # every other failure goes back to the run
@@ -106,16 +115,18 @@ class ForkedSave:
         return self.proc.exitcode
 
     def commit(self) -> None:
-        """Wait until every row is written, commit them, wait for the child to end."""
+        """Wait until every row is written, commit them; the store's connection is open
+        again on return (the child may still be checkpointing its WAL)."""
         self._recv()  # ("ready",)
         self.conn.send("commit")
         self._recv()  # ("done",)
         self.done = True
-        self._join()
+        self.state.reopen()
 
     def close(self) -> None:
-        """After ``commit``, nothing; before it, the child rolls back and ends."""
-        if not self.done and not self.conn.closed:
+        """Wait for the child's end: after ``commit`` its WAL checkpoint; before it, it rolls
+        back. Once; later calls do nothing."""
+        if not self.conn.closed:
             self._join()
 
 

@@ -56,7 +56,7 @@ def test_a_graph_commit_that_fails_leaves_the_state_as_it_was(tmp_path: Path, mo
         saves.append(os.getpid())
         real_save(self, *a, **k)
 
-    def broken(self: Any) -> None:
+    def broken(self: Any, *a: Any, **k: Any) -> None:
         raise StoreUnavailable("the embedded graph could not commit")
 
     monkeypatch.setattr(StateStore, "save", counted)
