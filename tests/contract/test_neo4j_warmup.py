@@ -5,6 +5,7 @@ of its repo, and another repo's graph untouched. Runs against the configured ser
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import uuid
@@ -42,3 +43,30 @@ def test_the_warm_up_leaves_no_node_and_keeps_other_repos(tmp_path: Path) -> Non
     finally:
         store.delete_repo(other)
         store.close()
+
+
+def test_jit_cpu_sums_the_compiler_threads_and_is_none_without_them(tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("warmup", WARMUP)
+    assert spec and spec.loader
+    warmup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(warmup)
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def task(tid: int, name: str, utime: int, stime: int) -> None:
+        d = tmp_path / "42" / "task" / str(tid)
+        d.mkdir(parents=True)
+        rest = " ".join(["S"] + ["0"] * 10 + [str(utime), str(stime)] + ["0"] * 30)
+        (d / "stat").write_text(f"{tid} ({name}) {rest}\n")
+
+    task(1, "java", 5 * tick, 0)
+    task(2, "C2 CompilerThre", 2 * tick, tick)
+    task(3, "C1 CompilerThre", tick, 0)
+    task(4, "GC Thread#0", 7 * tick, 0)
+    assert warmup.jit_cpu("42", tmp_path) == 4.0
+    assert warmup.jit_cpu("", tmp_path) is None
+    assert warmup.jit_cpu("43", tmp_path) is None  # no such process
+    (tmp_path / "44" / "task" / "1").mkdir(parents=True)
+    (tmp_path / "44" / "task" / "1" / "stat").write_text("1 (python) " + " ".join(["S"] + ["0"] * 40) + "\n")
+    assert warmup.jit_cpu("44", tmp_path) is None  # not a JVM

@@ -14,7 +14,7 @@
 # A server this script starts is warmed up before it says ready (warm_up, warmup.py).
 #
 # Environment: NEO4J_BOLT_PORT (7687), NEO4J_HEAP (4g), NEO4J_PAGECACHE_MB (256),
-# NEO4J_WARMUP (1; 0 = no warm-up), NEO4J_WARMUP_ROUNDS (2), NEO4J_TX_LOG_RETENTION (keep_none),
+# NEO4J_WARMUP (1; 0 = no warm-up), NEO4J_WARMUP_ROUNDS (5), NEO4J_TX_LOG_RETENTION (keep_none),
 # NEO4J_START_TIMEOUT (180 s), NEO4J_RUN_AS (nobody; empty = keep the caller's user),
 # NEO4J_GC_OPTS (garbage collector flags, see GC_OPTS), NEO4J_JAVA_OPTS (more JVM flags),
 # NEO4J_EXTRA_CONF (a neo4j.conf-style file of extra server settings; the hardening
@@ -148,14 +148,16 @@ drop_cmd() {
 # warm_up: a freshly started JVM runs Neo4j interpreted until its JIT has compiled the hot
 # paths; the first load after a restart (bench/bench_backends.py) ran at ~6-7k rows/s with ~12
 # CPU-s of JIT. warmup.py writes and deletes a synthetic repo through codegraph's own store
-# (NEO4J_WARMUP_ROUNDS times, default 2) so that the first real load runs compiled code.
+# (NEO4J_WARMUP_ROUNDS times, default 5: after 2 the first load still had 2.7-2.9 CPU-s of JIT,
+# after 5 1.29, after 6 0.74) so that the first real load runs compiled code.
 # NEO4J_WARMUP=0 skips it. A failed warm-up is a note: the server is up.
 warm_up() {
   [[ "${NEO4J_WARMUP:-1}" == 0 ]] && return 0
   local py="$ROOT/.venv/bin/python"
   [[ -x "$py" ]] || { echo "neo4j: note: no $py, warm-up skipped"; return 0; }
   local t0; t0="$(date +%s)"
-  if "$py" "$SRC/warmup.py" "bolt://127.0.0.1:$PORT" "$PW_FILE" --rounds "${NEO4J_WARMUP_ROUNDS:-2}"; then
+  if "$py" "$SRC/warmup.py" "bolt://127.0.0.1:$PORT" "$PW_FILE" --rounds "${NEO4J_WARMUP_ROUNDS:-5}" \
+      --pid "$(cat "$PID_FILE" 2>/dev/null)"; then
     echo "neo4j: warmed up in $(( $(date +%s) - t0 )) s (NEO4J_WARMUP=0 skips this)"
   else
     echo "neo4j: note: the warm-up did not finish; the first load will be slower"

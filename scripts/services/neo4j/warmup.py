@@ -4,20 +4,23 @@ A JVM that has just started runs Neo4j's Cypher runtime and storage engine inter
 its JIT compilers have compiled the hot methods: the first full load after a restart
 (bench/bench_backends.py, 100,400 rows) ran at 6,205-6,846 rows/s with 10.5-12 CPU-seconds of
 JIT, the second at 16,560-17,184 (machine load 10-14). This script pays that once, at start
-(after two rounds the first load printed 20,051-22,149 rows/s at load 11-18): it writes a synthetic repository
+(after two rounds the first load printed 20,051-22,149 rows/s at load 11-18, with 2.7-2.9 CPU-s of
+JIT still in it; after five 1.29, after six 0.74): it writes a synthetic repository
 through codegraph's own Neo4j store (the same queries and parameter shapes as a real first
 load, an edges phase and a one-file re-import), ``--rounds`` times, deleting it after each
 round. The repository is named ``__codegraph_warmup__``; nothing of it is left behind.
 
-    python scripts/services/neo4j/warmup.py URI PASSWORD_FILE [--rounds 2] [--files 200]
+    python scripts/services/neo4j/warmup.py URI PASSWORD_FILE [--rounds 5] [--files 200] [--pid PID]
 
-Prints one line per round (seconds); exits 0 without doing anything when codegraph is not
-importable (the project's virtualenv is not installed yet), 1 with one line on an error.
+Prints one line per round: its seconds and, given ``--pid`` (the server JVM's pid), the CPU-seconds
+its JIT compiler threads spent in it (what tells whether more rounds would pay). Exits 0 without
+doing anything when codegraph is not importable (the project's virtualenv is not installed yet), 1 with one line on an error.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -49,6 +52,29 @@ def synthetic(files: int, per_file: int, calls: int) -> tuple[list, list]:  # ty
     return imports, edges
 
 
+def jit_cpu(pid: str, proc: Path = Path("/proc")) -> float | None:
+    """CPU seconds so far of the JIT compiler threads (C1/C2, named "C2 CompilerThre...") of
+    JVM ``pid``, from <proc>/<pid>/task/*/stat (user + system ticks); None when there is no pid,
+    the process cannot be read, or it has no such thread."""
+    if not pid:
+        return None
+    total, seen = 0.0, False
+    try:
+        tasks = list((proc / pid / "task").iterdir())
+    except OSError:
+        return None
+    for t in tasks:
+        try:
+            stat = (t / "stat").read_text()
+        except OSError:
+            continue
+        if "CompilerThre" in stat[stat.index("(") + 1:stat.rindex(")")]:
+            fields = stat.rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            seen = True
+    return total if seen else None
+
+
 def one_round(store, files: int) -> None:  # type: ignore[no-untyped-def]
     from codegraph.core.models import FileImport, RepoRecord
 
@@ -68,8 +94,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("uri")
     ap.add_argument("password_file")
-    ap.add_argument("--rounds", type=int, default=2)
+    # Five rounds: a round's JIT CPU was still 1-2 s in rounds 3-6 (load ~6.5, 13-23 s per round);
+    # the first bench load's JIT was 2.7-2.9 CPU-s after 2 rounds, 1.29 after 5, 0.74 after 6.
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--files", type=int, default=200, help="files of 100 symbols per round")
+    ap.add_argument("--pid", default="", help="the server JVM's pid: print each round's JIT CPU-seconds")
     args = ap.parse_args()
     try:
         from codegraph.core.neo4j_graph import Neo4jGraphStore
@@ -80,9 +109,11 @@ def main() -> int:
         store = Neo4jGraphStore(args.uri, "neo4j", Path(args.password_file).read_text().strip())
         try:
             for r in range(args.rounds):
-                t = time.perf_counter()
+                t, jit0 = time.perf_counter(), jit_cpu(args.pid)
                 one_round(store, args.files)
-                print(f"neo4j: warm-up round {r + 1}/{args.rounds}: {time.perf_counter() - t:.1f} s", flush=True)
+                jit1 = jit_cpu(args.pid)
+                jit = f" (JIT {jit1 - jit0:.1f} CPU-s)" if jit0 is not None and jit1 is not None else ""
+                print(f"neo4j: warm-up round {r + 1}/{args.rounds}: {time.perf_counter() - t:.1f} s{jit}", flush=True)
         finally:
             store.close()
     except Exception as e:  # noqa: BLE001 - one line; the server itself is up
