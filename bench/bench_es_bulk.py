@@ -14,7 +14,8 @@ first is the ratio's "before"; each gets its own rows). Needs Elasticsearch (``m
 Chunks carry their BM25 terms (``Chunk.terms``) as the pipeline's extraction workers
 compute them; a "before" module that ignores them computes them itself (that is part of
 its cost). Besides wall-clock chunks/s, each figure is given per CPU-second of this
-process plus the Elasticsearch server (its JVM found by pid): on the shared 2-core machine
+process plus the Elasticsearch server (its JVM found by pid), and the upsert per CPU-second of
+each of the two: on the shared 2-core machine
 wall clock follows the other load, CPU time much less. The 1-minute load average is
 printed next to every run.
 
@@ -95,30 +96,36 @@ def server_pid(url: str) -> str:
     return pid if Path(f"/proc/{pid}").exists() else ""
 
 
-def cpu_now(pid: str) -> float:
-    """CPU seconds of this process plus the server's so far (server 0 when unknown)."""
-    own = time.process_time()
+def server_cpu(pid: str) -> float:
+    """CPU seconds of the server JVM so far (0 when unknown)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return own + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
-        return own
+        return 0.0
+
+
+def cpu_now(pid: str) -> float:
+    """CPU seconds of this process plus the server's so far (server 0 when unknown)."""
+    return time.process_time() + server_cpu(pid)
 
 
 def one_run(cls: Any, url: str, prefix: str, repo: str, chunks: list[Chunk],
-            vectors: dict[str, np.ndarray], pid: str) -> tuple[float, float, float, float]:
+            vectors: dict[str, np.ndarray], pid: str) -> tuple[float, float, float, float, float, float]:
     """(upsert chunks/s, set_vectors chunks/s, upsert chunks per CPU-second, set_vectors
-    chunks per CPU-second) into a fresh index; CPU = this process + the server."""
+    chunks per CPU-second, upsert chunks per client CPU-second, upsert chunks per server
+    CPU-second) into a fresh index; CPU = this process + the server."""
     ix = cls(url, prefix)
     ix.ensure_schema()
     ix.delete_repo(repo)
     mine = chunks
     load = getattr(ix, "bulk_load", None)
-    t, c = time.perf_counter(), cpu_now(pid)
+    t, own, srv = time.perf_counter(), time.process_time(), server_cpu(pid)
     with load(repo) if load is not None else contextlib.nullcontext():
         for i in range(0, len(mine), BATCH):
             ix.upsert_chunks(mine[i:i + BATCH])
-    wall, cpu = time.perf_counter() - t, cpu_now(pid) - c
+    wall, own, srv = time.perf_counter() - t, time.process_time() - own, server_cpu(pid) - srv
+    cpu = own + srv
     t, c = time.perf_counter(), cpu_now(pid)
     items = list(vectors.items())
     for i in range(0, len(items), 256):  # the embed phase's batch
@@ -127,7 +134,8 @@ def one_run(cls: Any, url: str, prefix: str, repo: str, chunks: list[Chunk],
     assert ix.stats(repo)["chunks"] == len(mine), "not every chunk was stored"
     ix.delete_repo(repo)
     ix.close()
-    return len(mine) / wall, len(items) / vwall, len(mine) / max(cpu, 1e-9), len(items) / max(vcpu, 1e-9)
+    return (len(mine) / wall, len(items) / vwall, len(mine) / max(cpu, 1e-9), len(items) / max(vcpu, 1e-9),
+            len(mine) / max(own, 1e-9), len(mine) / max(srv, 1e-9))
 
 
 def main() -> None:
@@ -153,19 +161,21 @@ def main() -> None:
     print(f"{len(chunks)} real chunks from {args.files} standard-library files; {len(vectors)} vectors; "
           f"Elasticsearch {settings.search}; before = {befores[0]}")
     pid = server_pid(settings.search)
-    res: dict[str, list[tuple[float, float, float, float]]] = {side: [] for side, _, _ in sides}
+    res: dict[str, list[tuple[float, float, float, float, float, float]]] = {side: [] for side, _, _ in sides}
     for run in range(args.runs):
         order = sides if run % 2 == 0 else sides[::-1]  # no side always first
         for side, cls, prefix in order:
             r = one_run(cls, settings.search, prefix, repo, chunks, vectors, pid)
             res[side].append(r)
-            print(f"run {run + 1} {side:14}: upsert {r[0]:7,.0f} chunks/s ({r[2]:7,.0f} per CPU-s), "
+            print(f"run {run + 1} {side:14}: upsert {r[0]:7,.0f} chunks/s ({r[2]:7,.0f} per CPU-s; client "
+                  f"{r[4]:7,.0f}, server {r[5]:7,.0f}), "
                   f"set_vectors {r[1]:6,.0f} chunks/s ({r[3]:6,.0f} per CPU-s); load average "
                   f"{os.getloadavg()[0]:.1f}", flush=True)
     print(f"runs: {args.runs} per side, alternating after/before; wall clock and CPU of this process + "
           f"the server{' (pid ' + pid + ')' if pid else ' (server pid not found: client CPU only)'}\n")
     names = ("upsert_chunks chunks/s (new)", "set_vectors chunks/s",
-             "upsert_chunks chunks per CPU-s", "set_vectors chunks per CPU-s")
+             "upsert_chunks chunks per CPU-s", "set_vectors chunks per CPU-s",
+             "upsert_chunks per client CPU-s", "upsert_chunks per server CPU-s")
     for b_ref in befores:
         print(f"{'figure':40} {'after':>10} {'before':>10} {'ratio':>6}  (before = {b_ref})")
         for i, name in enumerate(names):
