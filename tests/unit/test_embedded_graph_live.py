@@ -94,3 +94,47 @@ def test_a_rolled_back_run_forgets_its_nodes(tmp_path: Path) -> None:
         g.import_files("r", [_file("a.py", "f")])  # b.g was rolled back with its run
         assert g.replace_edges("r", ["a.py"], [Edge(CALLS, A, B, "a.py", 1, "import")]) == 0
     assert _edges(tmp_path / "graph.db") == []
+
+
+def _all_rows(path: Path) -> tuple[list[tuple], list[tuple]]:
+    c = sqlite3.connect(path)
+    try:
+        return (c.execute("SELECT rowid, * FROM nodes ORDER BY rowid").fetchall(),
+                c.execute("SELECT * FROM edges ORDER BY id").fetchall())
+    finally:
+        c.close()
+
+
+def _many_rows(g: EmbeddedGraphStore) -> tuple[int, int]:
+    """Writes of more rows than one statement takes, with repeats inside one statement: a
+    node given twice (the last one wins), an edge key given twice (the first one stays), an
+    edge to a missing node among them."""
+    files = [_file(f"m{i}.py", *[f"f{j}" for j in range(7)]) for i in range(19)]  # 152 node rows
+    files[3].symbols[2] = files[3].symbols[1]  # one uid twice in a file
+    files[3].symbols[2].end_line = 9
+    g.import_files("r", files)
+    stubs = [StubRecord("r", f"x.n{i % 61}", "missing", i) for i in range(130)]  # 69 repeats
+    g.upsert_nodes([s.to_node() for s in stubs])
+    syms = [s.uid for fi in files for s in fi.symbols]
+    edges = [Edge(CALLS, syms[i % 120], syms[(i * 7) % 133], f"m{i % 19}.py", i % 3, f"r{i}") for i in range(260)]
+    for at, of in ((40, 30), (45, 44), (130, 101)):  # a key again, in the same statement of 50 rows
+        e = edges[of]
+        edges.insert(at, Edge(e.type, e.source, e.target, e.file, e.line, "again", {"n": at}))
+    edges.insert(120, Edge(CALLS, syms[0], "sym|r|nowhere|s", "m0.py", 1, "import"))
+    with g.atomic():
+        n = g.replace_edges("r", [f"m{i}.py" for i in range(19)], edges)
+    return n, len({e.key() for e in edges if "nowhere" not in e.target})
+
+
+def test_rows_go_in_as_one_statement_per_row_would_write_them(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several rows per statement (``ROWS_PER_STATEMENT``) leave the same rows, rowids and
+    counts as one statement per row."""
+    from codegraph.core import embedded_graph
+
+    per_statement = embedded_graph.ROWS_PER_STATEMENT
+    got = _many_rows(EmbeddedGraphStore(tmp_path / "many.db"))
+    assert got == (260, 260) and per_statement > 1
+    monkeypatch.setattr(embedded_graph, "ROWS_PER_STATEMENT", 1)
+    assert _many_rows(EmbeddedGraphStore(tmp_path / "one.db")) == got
+    assert _all_rows(tmp_path / "many.db") == _all_rows(tmp_path / "one.db")

@@ -68,7 +68,7 @@ _real_job = pipeline._extract_job
 def test_a_run_that_fails_during_extraction_leaves_the_graph_as_it_was(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     src = _tree(tmp_path / "src")
-    monkeypatch.setattr(pipeline, "LOAD_BATCH", 5)  # batches are imported before the failure
+    monkeypatch.setattr(pipeline, "STREAM_BATCH", 5)  # batches are imported before the failure
     monkeypatch.setattr(pipeline, "_extract_job", _boom)  # the pool forks: its workers see it too
     with pytest.raises(RuntimeError, match="extractor crashed"):
         _index(src, tmp_path / "home")
