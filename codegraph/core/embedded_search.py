@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from codegraph.core.errors import StoreUnavailable
 from codegraph.core.models import Chunk
 from codegraph.core.retrieval import chunk_terms, query_terms
+from codegraph.core.sqlite_rows import insert_rows
 
 if TYPE_CHECKING:  # numpy is imported where vectors are touched: BM25-only calls never pay it
     import numpy as np
@@ -114,10 +115,11 @@ END;""")
 
 _SCHEMA = _SCHEMA_TEMPLATE.format(fts=_fts_ddl(), version=SCHEMA_VERSION)
 
-_UPSERT = f"""
+# (head, tail) of the row upsert: 17 values per row between them (sqlite_rows.insert_rows)
+_UPSERT = ("""
 INSERT INTO chunks (chunk_id, repo, file, kind, language, line, end_line, content_hash,
     qualified_name, name, symbol_uid, file_uid, name_terms, qn_terms, identifiers, embed_text, text)
-VALUES ({", ".join("?" * 17)})
+VALUES""", """
 ON CONFLICT(chunk_id) DO UPDATE SET
     repo = excluded.repo, file = excluded.file, kind = excluded.kind, language = excluded.language,
     line = excluded.line, end_line = excluded.end_line, qualified_name = excluded.qualified_name,
@@ -126,7 +128,7 @@ ON CONFLICT(chunk_id) DO UPDATE SET
     embed_text = excluded.embed_text, text = excluded.text,
     has_vec = CASE WHEN chunks.content_hash = excluded.content_hash THEN chunks.has_vec ELSE 0 END,
     content_hash = excluded.content_hash
-"""
+""")
 
 
 def _batches(items: Sequence[Any], size: int = _BATCH) -> Iterator[Sequence[Any]]:
@@ -299,7 +301,7 @@ class EmbeddedSearchIndex:
                     ids,
                 ).fetchall())
                 changed = [c for c in batch if c.chunk_id in old and old[c.chunk_id] != c.content_hash]
-                conn.executemany(_UPSERT, [chunk_row(c) for c in batch])
+                insert_rows(conn, *_UPSERT, [chunk_row(c) for c in batch])
                 if changed:
                     conn.execute(
                         f"DELETE FROM vectors WHERE chunk_id IN ({_qmarks(len(changed))})",

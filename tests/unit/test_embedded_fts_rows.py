@@ -70,7 +70,7 @@ END;""")
         conn.execute(stmt)
     conn.commit()
     old = corpus("old")
-    conn.executemany(es._UPSERT, [es.chunk_row(c) for c in old])  # written through the triggers
+    es.insert_rows(conn, *es._UPSERT, [es.chunk_row(c) for c in old])  # written through the triggers
     conn.commit()
     assert conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_ai'"
                         ).fetchone()[0] == len(FTS_FIELDS)
@@ -87,3 +87,35 @@ END;""")
     got = _fts_state(path)
     assert got == _rebuilt(path)
     assert {h[0].split("|")[0] for h in got["parse config"]} == {"old", "new"}
+
+
+def _writes_of_many_rows(path: Path) -> tuple[list[tuple], dict[str, object]]:
+    """More chunks per call than one statement takes (sqlite_rows.ROWS_PER_STATEMENT), new
+    and updated rows mixed, a vector dropped by a changed text: every column and rowid, and
+    the BM25 answers."""
+    import numpy as np
+
+    ix = EmbeddedSearchIndex(path)
+    base = corpus("r1")
+    many = [mk("r1", f"app/m{i}.py", f"app.m{i}.parse_config_{i}", f"def parse_config_{i}(): return {i}")
+            for i in range(130)]
+    ix.upsert_chunks(many[:70] + base)
+    ix.set_vectors({c.chunk_id: np.ones(es.DIM, dtype=np.float32) for c in many[:60]})
+    edited = [mk("r1", c.file, c.qualified_name, c.text + " + 1") for c in many[:40:3]]
+    ix.upsert_chunks(many[40:] + edited)  # updates (unchanged and changed) among new rows
+    ix.close()
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute("SELECT rowid, * FROM chunks ORDER BY rowid").fetchall()
+    finally:
+        conn.close()
+    return rows, _fts_state(path)
+
+
+def test_chunk_rows_go_in_as_one_statement_per_row_would_write_them(tmp_path: Path, monkeypatch) -> None:
+    from codegraph.core import sqlite_rows
+
+    got = _writes_of_many_rows(tmp_path / "many.db")
+    assert len(got[0]) == 130 + len(corpus("r1")) and sum(r[13] for r in got[0]) == 60 - len(range(0, 40, 3))
+    monkeypatch.setattr(sqlite_rows, "ROWS_PER_STATEMENT", 1)
+    assert _writes_of_many_rows(tmp_path / "one.db") == got

@@ -130,11 +130,11 @@ def test_rows_go_in_as_one_statement_per_row_would_write_them(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Several rows per statement (``ROWS_PER_STATEMENT``) leave the same rows, rowids and
     counts as one statement per row."""
-    from codegraph.core import embedded_graph
+    from codegraph.core import sqlite_rows
 
-    per_statement = embedded_graph.ROWS_PER_STATEMENT
+    per_statement = sqlite_rows.ROWS_PER_STATEMENT
     got = _many_rows(EmbeddedGraphStore(tmp_path / "many.db"))
     assert got == (260, 260) and per_statement > 1
-    monkeypatch.setattr(embedded_graph, "ROWS_PER_STATEMENT", 1)
+    monkeypatch.setattr(sqlite_rows, "ROWS_PER_STATEMENT", 1)
     assert _many_rows(EmbeddedGraphStore(tmp_path / "one.db")) == got
     assert _all_rows(tmp_path / "many.db") == _all_rows(tmp_path / "one.db")
