@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from codegraph.core.errors import StoreUnavailable, Unsupported
+from codegraph.core.graph_rows import EdgeRow, edge_rows, file_row, node_row, symbol_row
 from codegraph.core.models import (
     DECLARES,
     DERIVED_EDGES,
@@ -32,14 +33,10 @@ from codegraph.core.models import (
     EdgeHit,
     FileDiff,
     FileImport,
-    FileRecord,
     Node,
     RepoRecord,
-    SymbolRecord,
     file_uid,
     repo_uid,
-    scalar_props,
-    symbol_uid,
     uid_kind,
 )
 from codegraph.core.sqlite_rows import insert_rows
@@ -106,32 +103,6 @@ def _statements(script: str) -> list[str]:
     return [st.strip() for st in script.split(";") if st.strip()]
 
 
-
-def _encoder(default: Callable[[Any], Any] | None) -> Callable[[Any], str]:
-    """``json.JSONEncoder(ensure_ascii=False, default=default).encode`` of a dict, the same
-    text, with the C encoder made once: ``encode`` makes a new one per call (and a dict of
-    the containers it saw, for a cycle no props or extra can have), ~40 % of the ~100k
-    encodings of a full index. Without the C module (PyPy), ``encode`` itself."""
-    from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
-
-    if c_make_encoder is None:
-        return json.JSONEncoder(ensure_ascii=False, default=default).encode
-    make = c_make_encoder(None, default or json.JSONEncoder().default, encode_basestring, None, ": ", ", ", False,
-                          False, True)
-    join = "".join
-    return lambda obj: join(make(obj, 0))
-
-
-_props_json = _encoder(str)
-_extra_json = _encoder(None)
-
-
-def _node_row(n: Node) -> tuple[Any, ...]:
-    p = n.props
-    path = p.get("path") if n.label == FILE else p.get("file")
-    return (n.uid, n.label, p.get("repo", ""), p.get("name"), p.get("qualified_name"), path, _props_json(p))
-
-
 _INSERT_EDGE = "INSERT OR IGNORE INTO edges(type,source,target,repo,file,line,resolution,extra) VALUES"
 _UPSERT_NODE = ("INSERT INTO nodes(uid,label,repo,name,qualified_name,path,props) VALUES",
                 "ON CONFLICT(uid) DO UPDATE SET label=excluded.label, repo=excluded.repo, name=excluded.name, "
@@ -139,23 +110,6 @@ _UPSERT_NODE = ("INSERT INTO nodes(uid,label,repo,name,qualified_name,path,props
 _INSERT_EDGE_CHECKED = ("INSERT OR IGNORE INTO edges(type,source,target,repo,file,line,resolution,extra) "
                         "SELECT ?1,?2,?3,?4,?5,?6,?7,?8 WHERE EXISTS(SELECT 1 FROM nodes WHERE uid=?2) "
                         "AND EXISTS(SELECT 1 FROM nodes WHERE uid=?3)")
-
-
-def _edge_rows(repo: str, edges: Iterable[Edge]) -> list[tuple[str, str, str, str, str, int, str, str]]:
-    """Edges as ``_insert_edges`` takes them."""
-    return [(e.type, e.source, e.target, repo, e.file, e.line, e.resolution, _extra_json(e.extra) if e.extra else "{}")
-            for e in edges]
-
-
-def _file_row(f: FileRecord) -> tuple[Any, ...]:
-    """``_node_row(f.to_node())`` without the Node (a File has no name or qualified name)."""
-    return (file_uid(f.repo, f.path), FILE, f.repo, None, None, f.path, _props_json(scalar_props(f)))
-
-
-def _symbol_row(s: SymbolRecord) -> tuple[Any, ...]:
-    """``_node_row(s.to_node())`` without the Node."""
-    return (symbol_uid(s.repo, s.qualified_name, s.signature_hash), SYMBOL, s.repo, s.name, s.qualified_name, s.file,
-            _props_json(scalar_props(s)))
 
 
 def _to_node(row: sqlite3.Row | tuple[Any, ...]) -> Node:
@@ -321,7 +275,7 @@ class EmbeddedGraphStore:
     # of the ~10 us of CPU an edge row costs).
     def upsert_repo(self, repo: RepoRecord) -> None:
         with self._tx() as c:
-            self._upsert(c, [_node_row(repo.to_node())])
+            self._upsert(c, [node_row(repo.to_node())])
 
     def _upsert(self, c: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
         """Insert or update node rows (``_node_row``'s shape)."""
@@ -330,7 +284,7 @@ class EmbeddedGraphStore:
         if live is not None:
             live.update([r[0] for r in rows])
 
-    def _insert_edges(self, c: sqlite3.Connection, rows: list[tuple[str, str, str, str, str, int, str, str]]) -> int:
+    def _insert_edges(self, c: sqlite3.Connection, rows: list[EdgeRow]) -> int:
         """Insert edge rows (type, source, target, repo, file, line, resolution, extra JSON)
         whose two ends exist (the others are left out, as a row whose key exists is):
         the number inserted. Rows go in in their order (runs of rows with both ends known,
@@ -375,11 +329,11 @@ class EmbeddedGraphStore:
             paths = [fi.file.path for fi in part]
             fuids = [file_uid(fi.file.repo, fi.file.path) for fi in part]
             rows: list[tuple[Any, ...]] = []
-            edges: list[tuple[str, str, str, str, str, int, str, str]] = []
+            edges: list[EdgeRow] = []
             for fi, fuid in zip(part, fuids, strict=True):
                 path = fi.file.path
-                rows.append(_file_row(fi.file))
-                syms = list(map(_symbol_row, fi.symbols))
+                rows.append(file_row(fi.file))
+                syms = list(map(symbol_row, fi.symbols))
                 rows += syms
                 edges.append((IN_REPO, fuid, ruid, repo, path, 0, "", "{}"))
                 edges += [(DECLARES, fuid, r[0], repo, path, s.line, "", "{}")
@@ -421,14 +375,14 @@ class EmbeddedGraphStore:
 
     def upsert_nodes(self, nodes: list[Node]) -> None:
         with self._tx() as c:
-            self._upsert(c, [_node_row(n) for n in nodes])
+            self._upsert(c, [node_row(n) for n in nodes])
 
     def replace_edges(self, repo: str, files: list[str], edges: list[Edge]) -> int:
         with self._tx() as c:
             for part in _chunks(files):
                 c.execute(f"DELETE FROM edges WHERE repo=? AND file IN ({_q(len(part))}) AND type IN ({_DERIVED_SQL})",
                           (repo, *part, *_DERIVED))
-            return self._insert_edges(c, _edge_rows(repo, edges))
+            return self._insert_edges(c, edge_rows(repo, edges))
 
     def delete_nodes(self, uids: list[str]) -> int:
         with self._tx() as c:
@@ -455,7 +409,7 @@ class EmbeddedGraphStore:
             c.execute("DELETE FROM edges WHERE repo=? AND resolution='cross_repo'", (repo,))
             c.executemany("DELETE FROM edges WHERE type=? AND source=? AND target=? AND file=? AND line=?",
                           [e.key() for e in remove])
-            return self._insert_edges(c, _edge_rows(repo, create))
+            return self._insert_edges(c, edge_rows(repo, create))
 
     def delete_repo(self, repo: str) -> None:
         with self._tx() as c:
