@@ -320,10 +320,15 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
             graph.import_files(repo, [FileImport(fx.file, fx.symbols) for fx in moved])
             rewrite.extend(fx.file.path for fx in moved)
         moved_paths = {fx.file.path for fx in moved}
+        unhashed: list[str] = []  # fresh files: rewritten whatever their hash, which only the state keeps
         for fx in all_fx:
             p = fx.file.path
             if resolved.files is not None and p not in resolved.files:
                 continue  # not resolved again: its edges cannot have changed
+            if p in fresh:  # never a moved path (those are unchanged files)
+                unhashed.append(p)
+                rewrite.append(p)
+                continue
             h = _edges_hash(res.edges.get(p, []))
             edges_hashes[p] = h
             targets_moved = p not in fresh and any(e.target in moved_targets for e in res.edges.get(p, ()))
@@ -332,11 +337,17 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
         if graph_changed:  # the run's CountSnapshot: its time and names, saved with the state
             snapshot = (datetime.now(UTC).isoformat(timespec="microseconds"),
                         [sym.qualified_name for fx in all_fx for sym in fx.symbols])
+        def hash_fresh(edges: dict[str, list[Any]] = res.edges) -> None:
+            edges_hashes.update((p, _edges_hash(edges.get(p, []))) for p in unhashed)
+
         if save_forked(state, len(fresh) + s.resolved_files):
             # Every row of the state is known now: a child writes them while the edges go
-            # into the graph, and commits after the graph (codegraph.indexer.state_writes).
+            # into the graph, and commits after the graph (codegraph.indexer.state_writes);
+            # it hashes the fresh files' edges first (~0.05 CPU s on the stdlib).
             saver.append(ForkedSave(state, _repo_state(plan, now), fresh, removed, edges_hashes, resolved.state,
-                                    stats=plan.stats, snapshot=snapshot))
+                                    stats=plan.stats, snapshot=snapshot, prepare=hash_fresh))
+        else:
+            hash_fresh()
         for i in range(0, len(rewrite), LOAD_BATCH):
             part = rewrite[i:i + LOAD_BATCH]
             graph.replace_edges(repo, part, [e for p in part for e in res.edges.get(p, [])])

@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import sqlite3
 import threading
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,7 @@ class _Abort(Exception):
 
 
 def _child(path: str, args: tuple[Any, ...], kwargs: dict[str, Any], conn: Connection, theirs: Connection,
-           parent: int, main: bool) -> None:
+           parent: int, main: bool, prepare: Callable[[], None] | None) -> None:
     from codegraph.indexer.workers import die_with_parent
 
     theirs.close()  # the run's end, inherited: only the run may hold it, or its close is no EOF here
@@ -60,6 +61,8 @@ def _child(path: str, args: tuple[Any, ...], kwargs: dict[str, Any], conn: Conne
             raise _Abort
 
     try:
+        if prepare is not None:
+            prepare()
         store = StateStore(Path(path))  # its own connection (none was open across the fork)
         # The commit only appends to the WAL; the run goes on at "done" while this process
         # copies the WAL into the file (~30 MB on the stdlib: mostly fsync waits), and the
@@ -84,14 +87,18 @@ def _child(path: str, args: tuple[Any, ...], kwargs: dict[str, Any], conn: Conne
 
 class ForkedSave:
     """``StateStore.save(*args, **kwargs)`` running in a child; ``commit()`` where the run
-    would have called it, ``close()`` always (rolls back when not committed)."""
+    would have called it, ``close()`` always (rolls back when not committed). ``prepare``:
+    called in the child first, work on the save's arguments the run leaves to it (the
+    child has copies of them as they were at the fork)."""
 
-    def __init__(self, state: StateStore, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, state: StateStore, *args: Any, prepare: Callable[[], None] | None = None,
+                 **kwargs: Any) -> None:
         self.state = state
         ctx = multiprocessing.get_context("fork")
         self.conn, child_end = ctx.Pipe(duplex=True)
         main = threading.current_thread() is threading.main_thread()
-        self.proc = ctx.Process(target=_child, args=(state.path, args, kwargs, child_end, self.conn, os.getpid(), main),
+        self.proc = ctx.Process(target=_child,
+                                args=(state.path, args, kwargs, child_end, self.conn, os.getpid(), main, prepare),
                                 name="codegraph-state-save", daemon=True)
         self.proc.start()
         child_end.close()  # EOF on our end when the child ends

@@ -1,22 +1,29 @@
 """The end of a run whose state save is forked (docs/DESIGN.md#refresh): the graph commits
 without its WAL checkpoint, the state commits, then the content phase runs while both
 checkpoints (the graph's on a helper thread, the state's in the child) copy the WALs into
-the files; the run returns after both, with every committed row in the database files."""
+the files; the run returns after both, with every committed row in the database files.
+The main process's serial tail leaves the fresh files' edge hashes to the forked save, and
+builds stub nodes without ``asdict``."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import threading
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from codegraph.core.embedded_graph import EmbeddedGraphStore
 from codegraph.core.embedded_search import EmbeddedSearchIndex
-from codegraph.indexer import content, state_writes
+from codegraph.core.models import StubRecord
+from codegraph.indexer import apply, content, state_writes
 from codegraph.indexer.pipeline import index_repo
 from codegraph.indexer.state import StateStore
 
@@ -105,3 +112,60 @@ def test_a_run_in_the_process_checkpoints_in_its_commit(tmp_path: Path, monkeypa
         g.close()
         s.close()
         st.close()
+
+
+@given(st.text(max_size=8), st.text(max_size=12), st.sampled_from(["missing", "ambiguous"]), st.integers(0, 9),
+       st.lists(st.text(max_size=6), max_size=4))
+def test_a_stubs_node_props_are_asdicts(repo: str, target: str, reason: str, count: int, candidates: list[str]) -> None:
+    """StubRecord.to_node writes asdict's props out (same keys in the same order, so the same
+    props JSON), the candidates list a copy."""
+    rec = StubRecord(repo, target, reason, count, candidates)
+    props = rec.to_node().props
+    assert list(props.items()) == list(asdict(rec).items())
+    assert props["candidates"] is not rec.candidates
+
+
+def test_a_forked_save_hashes_the_fresh_files_edges_in_its_child(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run hashes the edges of the unchanged files it resolved again (it compares them
+    with the state's); the fresh files' hashes only the state keeps: the child makes them,
+    the same as a save in the process."""
+    src = _tree(tmp_path / "src")
+    calls = tmp_path / "calls"
+    calls.mkdir()
+    real = apply._edges_hash
+
+    def counted(edges: list[Any]) -> str:
+        with open(calls / str(os.getpid()), "a") as fh:
+            fh.write("x")
+        return real(edges)
+
+    monkeypatch.setattr(apply, "_edges_hash", counted)
+
+    def run(home: Path) -> tuple[dict[int, int], dict[str, tuple[str, str]]]:
+        for f in calls.iterdir():
+            f.unlink()
+        g, s, st_ = EmbeddedGraphStore(home / "graph.db"), EmbeddedSearchIndex(home / "search.db"), StateStore(
+            home / "state.db")
+        try:
+            index_repo(src, "r", g, s, st_, workers=1)
+            return {int(f.name): len(f.read_text()) for f in calls.iterdir()}, st_.file_hashes("r")
+        finally:
+            g.close()
+            s.close()
+            st_.close()
+
+    me = os.getpid()
+    real_fork = apply.save_forked
+    monkeypatch.setattr(apply, "save_forked", lambda *a: False)
+    _, in_process = run(tmp_path / "in-process")
+    edited = _tree(tmp_path / "edited")
+    (edited / "pkg" / "m0.py").write_text("def f0(x):\n    return x\n")  # m5 calls f0: resolved again
+    monkeypatch.setattr(apply, "save_forked", real_fork)
+    monkeypatch.setattr(state_writes, "FORK_AT_LEAST", 1)
+    first, forked = run(tmp_path / "forked")
+    assert forked == in_process  # content and edge hashes
+    assert me not in first and sum(first.values()) == 6  # the six fresh files, hashed in the child
+    shutil.copytree(edited / "pkg", src / "pkg", dirs_exist_ok=True)
+    second, _ = run(tmp_path / "forked")
+    assert second.get(me, 0) >= 1 and sum(second.values()) > second[me]  # unchanged files here, m0 there
