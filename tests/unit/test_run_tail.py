@@ -40,6 +40,14 @@ def _tree(root: Path) -> Path:
     return root
 
 
+def _fork_every_save(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every save forks: FORK_AT_LEAST 1, and the search writes go to their own forked child
+    (batches of 1), so no helper thread writes in the process when the save forks
+    (codegraph.indexer.fork_guard; else the save would run in the process at random)."""
+    monkeypatch.setattr(state_writes, "FORK_AT_LEAST", 1)
+    monkeypatch.setattr(apply, "SEARCH_BATCH", 1)  # a first index of _tree has more than one chunk
+
+
 def _rows(db: Path, sql: str) -> int:
     """``sql``'s count on a copy of the database file alone (no WAL): what the checkpoints put there."""
     copy = db.with_name("copy-" + db.name)
@@ -62,7 +70,7 @@ def _committed_state(home: Path) -> bool:
 
 def test_the_checkpoints_run_after_both_commits_beside_the_content_phase(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(state_writes, "FORK_AT_LEAST", 1)
+    _fork_every_save(monkeypatch)
     src, home = _tree(tmp_path / "src"), tmp_path / "home"
     seen: dict[str, Any] = {}
     content_ran = threading.Event()
@@ -145,14 +153,12 @@ def test_a_forked_save_hashes_the_fresh_files_edges_in_its_child(tmp_path: Path,
     def run(home: Path) -> tuple[dict[int, int], dict[str, tuple[str, str]]]:
         for f in calls.iterdir():
             f.unlink()
-        g, s, st_ = EmbeddedGraphStore(home / "graph.db"), EmbeddedSearchIndex(home / "search.db"), StateStore(
-            home / "state.db")
-        try:
-            index_repo(src, "r", g, s, st_, workers=1)
+        g, st_ = EmbeddedGraphStore(home / "graph.db"), StateStore(home / "state.db")
+        try:  # no search index: no search writes in the process, so every save here may fork
+            index_repo(src, "r", g, None, st_, workers=1)
             return {int(f.name): len(f.read_text()) for f in calls.iterdir()}, st_.file_hashes("r")
         finally:
             g.close()
-            s.close()
             st_.close()
 
     me = os.getpid()
