@@ -106,6 +106,8 @@ def _split_words(identifier: str) -> tuple[str, ...]:
     identifier (nearly all: this was ~4 us per new token in Python, ~1 now), else each
     ``_ . $``-separated part split by _camel_words."""
     if identifier.isascii() and _PLAIN_ASCII_RE.fullmatch(identifier):
+        if identifier.islower():  # no capital, no case change: the words are the parts
+            return tuple(dict.fromkeys(identifier.replace("_", " ").replace(".", " ").replace("$", " ").split()))
         return tuple(dict.fromkeys(" ".join(_WORD_ASCII_RE.findall(identifier)).lower().split()))
     return tuple(dict.fromkeys(chain.from_iterable(map(_part_words, _PART_SPLIT_RE.split(identifier)))))
 
@@ -119,7 +121,11 @@ def identifier_words(identifier: str) -> list[str]:
 def _terms_of(name: str) -> tuple[str, ...]:
     """The terms ``identifier_field`` gives one name: its lower case, then its words
     when the split says more. Not memoised itself (see _field_terms)."""
-    low = name.lower()
+    return _terms_low(name, name.lower())
+
+
+def _terms_low(name: str, low: str) -> tuple[str, ...]:
+    """_terms_of(name), given ``low`` = name.lower()."""
     if name.isalnum() and name[1:].islower():  # one part, no case change: its one word is ``low``
         return (low,)
     words = _split_words(name)
@@ -150,7 +156,8 @@ def _kept_terms(token: str) -> tuple[str, ...]:
     """The terms ``identifier_field(identifiers_in(...))`` gives one token: ``()`` for a
     token ``identifiers_in`` leaves out (one character, a keyword), else ``_terms_of``
     (not the memoised _field_terms: most tokens are looked up in _TOKEN_TERMS only once)."""
-    return () if len(token) < 2 or token.lower() in _KEYWORDS else _terms_of(token)
+    low = token.lower()
+    return () if len(token) < 2 or low in _KEYWORDS else _terms_low(token, low)
 
 
 class _TokenTerms(dict[str, tuple[str, ...]]):
@@ -165,7 +172,8 @@ class _TokenTerms(dict[str, tuple[str, ...]]):
     def __missing__(self, word: str) -> tuple[str, ...]:
         if len(self) >= self.MAX:
             self.clear()
-        terms = tuple(chain.from_iterable(map(_kept_terms, _IDENT_RE.findall(word))))
+        tokens = _IDENT_RE.findall(word)
+        terms = _kept_terms(tokens[0]) if len(tokens) == 1 else tuple(chain.from_iterable(map(_kept_terms, tokens)))
         self[word] = terms
         return terms
 

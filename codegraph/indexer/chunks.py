@@ -222,6 +222,7 @@ def chunks_for_file(fx: FileExtraction, source: str) -> list[Chunk]:
     deterministic: ``repo|path|qualified_name|signature_hash`` for symbols,
     ``repo|path|section|<first line>`` for sections."""
     f = fx.file
+    repo, path, language, f_uid = f.repo, f.path, f.language, f.uid  # the uid is built on each read
     src_lines = source.split("\n")
     n_lines = len(src_lines)
     chunks: list[Chunk] = []
@@ -251,10 +252,10 @@ def chunks_for_file(fx: FileExtraction, source: str) -> list[Chunk]:
         signature = sym.signature or (lines[0].strip() if lines else "")
         embed = embed_text_for(kind, sym.qualified_name, sym.name, signature, sym.docstring, body)
         chunks.append(Chunk(
-            chunk_id=_chunk_id(f.repo, f.path, sym.qualified_name, sym.signature_hash),
-            repo=f.repo, file=f.path, kind=kind, language=f.language, line=start, end_line=end,
+            chunk_id=_chunk_id(repo, path, sym.qualified_name, sym.signature_hash),
+            repo=repo, file=path, kind=kind, language=language, line=start, end_line=end,
             text=text, embed_text=embed, content_hash=stable_hash(text, embed),
-            qualified_name=sym.qualified_name, name=sym.name, symbol_uid=sym.uid, file_uid=f.uid,
+            qualified_name=sym.qualified_name, name=sym.name, symbol_uid=sym.uid, file_uid=f_uid,
         ))
 
     module = module_syms[0] if module_syms else None
@@ -264,10 +265,10 @@ def chunks_for_file(fx: FileExtraction, source: str) -> list[Chunk]:
         head = f"module {qn}" if qn else f"file {f.path}"
         embed = embed_text_for("section", f"of {head}", "", "", "", _collapsed(lines))
         chunks.append(Chunk(
-            chunk_id=_chunk_id(f.repo, f.path, "section", str(start)),
-            repo=f.repo, file=f.path, kind="section", language=f.language, line=start, end_line=end,
+            chunk_id=_chunk_id(repo, path, "section", str(start)),
+            repo=repo, file=path, kind="section", language=language, line=start, end_line=end,
             text=text, embed_text=embed, content_hash=stable_hash(text, embed),
-            qualified_name=qn, name="", symbol_uid=module.uid if module else "", file_uid=f.uid,
+            qualified_name=qn, name="", symbol_uid=module.uid if module else "", file_uid=f_uid,
         ))
     return chunks
 
