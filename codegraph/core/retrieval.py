@@ -213,12 +213,24 @@ def chunk_terms(chunk: Chunk) -> tuple[str, str, str]:
     ``chunk.terms`` when the indexer computed them already."""
     if chunk.terms is not None:
         return chunk.terms
-    qn = chunk.qualified_name
-    # == identifier_field([qn, *qn.split(".")]): a qualified name is new (not memoised),
-    # its dotted parts mostly are not.
-    qn_field = " ".join(dict.fromkeys(chain(_terms_of(qn) if qn else (),
-                                            chain.from_iterable(map(_field_terms, filter(None, qn.split(".")))))))
-    return (_name_field(chunk.name), qn_field, text_identifier_field(chunk.text))
+    return (_name_field(chunk.name), qn_field(chunk.qualified_name), text_identifier_field(chunk.text))
+
+
+def qn_field(qn: str) -> str:
+    """``identifier_field([qn, *qn.split(".")])``, the same string: a qualified name is
+    new (not memoised), its dotted parts mostly are not, so the name's words are its
+    parts' memoised words (the split never crosses a ``.``) instead of a split of the
+    whole name (that was ~60 % of this field's CPU)."""
+    if not qn:
+        return ""
+    parts = qn.split(".")
+    low = qn.lower()
+    if len(parts) == 1:
+        head = _terms_of(qn)
+    else:
+        words = tuple(dict.fromkeys(chain.from_iterable(map(_words_of, parts))))
+        head = (low, *words) if len(words) > 1 or (words and words[0] != low) else (low,)
+    return " ".join(dict.fromkeys(chain(head, chain.from_iterable(map(_field_terms, filter(None, parts))))))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -248,3 +248,21 @@ def test_embed_text_is_the_text_of_the_raw_line_definition(kind: str, qualified_
     # a section's lines: every raw line, collapsed on the way
     assert chunks.embed_text_for("section", qualified_name, "", "", "", chunks._collapsed(lines), budget) == \
         reference_embed_text("section", qualified_name, "", "", "", lines, budget)
+
+
+QUALIFIED = st.one_of(st.lists(st.one_of(WORDY, st.text(max_size=8)), max_size=5).map(".".join), WORDY, ASCII)
+
+
+@settings(max_examples=600, deadline=None)
+@given(QUALIFIED)
+@example("asyncio.base_events.BaseEventLoop.run_until_complete")
+@example("a.a")
+@example("_._")
+@example("")
+@example("x.")
+@example(".HTTPServer._x$y")
+@example("pkg.größe.Straße")
+def test_qualified_name_field_is_the_field_of_the_name_and_its_parts(qn: str) -> None:
+    retrieval._words_of.cache_clear()
+    want = retrieval.identifier_field([qn, *qn.split(".")]) if qn else ""
+    assert retrieval.qn_field(qn) == want
