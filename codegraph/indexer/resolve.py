@@ -37,27 +37,20 @@ from codegraph.core.models import (
     stub_uid,
 )
 from codegraph.core.triage_model import ResolverDecision as Decision  # one definition (core, docs/DESIGN.md#users)
+from codegraph.indexer.candidates import try_candidate
 from codegraph.indexer.dispatch import link_overrides
 from codegraph.indexer.hints import (
+    NO_HINTS,
     Candidate,
-    Directory,
     ExportMember,
-    ExportRef,
-    FileExport,
-    FilePath,
     GoImport,
     HintError,
     Member,
-    MethodReturnMember,
-    ModuleChain,
-    ModuleOfCall,
     ParamCall,
     Pass,
     QualifiedName,
     RefHints,
-    ReturnMember,
     SuperMember,
-    parse_owner,
     reference_hints,
 )
 from codegraph.indexer.overloads import choose
@@ -95,103 +88,14 @@ def _source_uid(table: SymbolTable, ref: Reference) -> str | None:
     return syms[0].uid if syms else None
 
 
-def _owners(table: SymbolTable, owner: str | ExportRef) -> list[str]:
-    """Qualified names of a class given by name or as a file's export."""
-    if isinstance(owner, str):
-        return [owner]
-    return [s.qualified_name for s in table.export(list(owner.files), owner.export)]
-
-
-def _try_candidate(table: SymbolTable, cand: Candidate) -> tuple[list[SymbolRecord] | list[str], str]:
-    """Symbols (or file paths, for path/dir candidates) a candidate names, with its label
-    (docs/DESIGN.md#resolution; the hint kinds: ``codegraph.indexer.hints``)."""
-    how = cand.how
-    owners: list[str]
-    match cand:
-        case QualifiedName(qn=qn):
-            return list(table.by_qn.get(qn, ())), how
-        case FilePath(path=path):
-            return ([path] if path in table.files else []), how
-        case Directory(dir=d):
-            return sorted(table.dirs.get(d.rstrip("/"), ())), how
-        case FileExport(files=files, export=export):
-            return table.export(list(files), export), how
-        case ModuleChain(files=files, attrs=attrs, to_file=to_file):
-            # The attrs but the last walk module bindings; the last is an export of the
-            # module(s) reached. ``to_file``: every attr is a module, the files are the
-            # answer (``import os.path``).
-            if to_file:
-                return table.module_files(list(files), list(attrs)), how
-            out: list[SymbolRecord] = []
-            for f in table.module_files(list(files), list(attrs[:-1])):
-                out.extend(s for s in table.export([f], attrs[-1]) if s not in out)
-            return out, how
-        case Member(owner=owner):
-            owners = [owner]
-        case SuperMember(super_of=owner):
-            owners = [owner]
-        case ExportMember(owner=oe):
-            owners = _owners(table, oe)
-        case ReturnMember(function=fn_ref):
-            # A method of what that function returns, as its module's export map says
-            # (``returns``: owner entries, ``hints.parse_owner``).
-            owners = []
-            for fn in table.export(list(fn_ref.files), fn_ref.export):
-                for r in table.exports.get(fn.file, {}).get(fn.name, {}).get("returns", ()):
-                    try:
-                        owners.extend(_owners(table, parse_owner(r)))
-                    except HintError:  # the JSONL reader refuses these; an extractor bug otherwise
-                        continue
-        case MethodReturnMember(owner=owner, method=method):
-            # A method of what that method returns: the export ``Class.method`` of the
-            # module declaring it (found on the class or its bases).
-            owners = []
-            for cls in _owners(table, owner):
-                for fn in table.member(cls, method):
-                    key = f"{(fn.parent or '').rsplit('.', 1)[-1]}.{fn.name}"
-                    for r in table.exports.get(fn.file, {}).get(key, {}).get("returns", ()):
-                        try:
-                            owners.extend(_owners(table, parse_owner(r)))
-                        except HintError:
-                            continue
-        case ModuleOfCall():
-            return _module_of_call(table, cand), how
-        case _:  # GoImport placeholders (rewritten by languages.go.link_repo) and unknown shapes
-            return [], how
-    for owner in owners:
-        found = table.member(owner, cand.member, skip_self=isinstance(cand, SuperMember))
-        if found:
-            return found, how
-    return [], how
-
-
-def _module_of_call(table: SymbolTable, cand: ModuleOfCall) -> list[SymbolRecord]:
-    """What ``attrs`` (then ``member``) names in the module the function returns: the
-    function's export says which parameter names the module (``module_param``); the call's
-    literal argument for it gives the module's files (docs/DESIGN.md#resolution)."""
-    out: list[SymbolRecord] = []
-    if not cand.attrs:
-        return out
-    for fn in table.export(list(cand.function.files), cand.function.export):
-        mp = table.exports.get(fn.file, {}).get(fn.name, {}).get("module_param")
-        if not isinstance(mp, dict) or not isinstance(mp.get("index"), int) or not isinstance(mp.get("name"), str):
-            continue
-        arg = next((a for a in cand.args if a.fits(mp["index"], mp["name"])), None)
-        if arg is None:
-            continue
-        for f in table.module_files(list(arg.top if mp.get("top") else arg.files), list(cand.attrs[:-1])):
-            for s in table.export([f], cand.attrs[-1]):
-                found = table.member(s.qualified_name, cand.member) if cand.member else [s]
-                out.extend(x for x in found if x not in out)
-    return out
-
-
-def _targets(table: SymbolTable, ref: Reference,
-             hints: RefHints) -> tuple[list[SymbolRecord] | list[str], str, StubRecord | None]:
-    """(targets, resolution label, stub) for one reference."""
+def _targets(table: SymbolTable, ref: Reference, hints: RefHints, family_of: Callable[[], str | None] | None = None,
+             ) -> tuple[list[SymbolRecord] | list[str], str, StubRecord | None]:
+    """(targets, resolution label, stub) for one reference. ``family_of``: the language family
+    of the reference's file, asked only when the unique-name fallback is reached (default:
+    the table's)."""
     inherited_from_outside = False
     for cand in hints.candidates:
-        found, how = _try_candidate(table, cand)
+        found, how = try_candidate(table, cand)
         if found:
             return found, how, None
         owner = cand.owner if isinstance(cand, Member) else cand.super_of if isinstance(cand, SuperMember) else None
@@ -204,7 +108,7 @@ def _targets(table: SymbolTable, ref: Reference,
     name = None if inherited_from_outside else ref.extra.get("name")
     if name:
         kinds = ref.extra.get("name_kinds")
-        fam = table.family.get(ref.file)
+        fam = family_of() if family_of is not None else table.family.get(ref.file)
         # Never across languages (JVM, JS/TS and C/C++ share among themselves).
         matches, distinct = table.named(name, kinds, fam)
         if len(distinct) == 1:
@@ -282,6 +186,8 @@ def parsed_hints(refs: Iterable[Reference]) -> list[tuple[Reference, RefHints]]:
         h = memo.get(r.target_identifier, r.extra)
         if h is None:
             h = _hints(r)
+            if h is NO_HINTS:
+                h = RefHints()  # one object per distinct extra: resolve_refs keeps plans per object
             memo.put(r.target_identifier, r.extra, h)
         out.append((r, h))
     return out
@@ -375,15 +281,18 @@ def resolve_refs(
     # run of the file's references (what the look-up recorded is already in that file's
     # keys, codegraph.indexer.affected, so a hit needs nothing recorded again).
     sources: dict[tuple[str, str, str | None], str | None] = {}
-    # Likewise what a reference resolves to (``_plan``): it depends on the file, the type,
-    # the name and ``extra`` only, and files repeat references (codegraph.indexer.resolve_memo).
-    plans: ExtraMemo[tuple[str, str], _Plan] = ExtraMemo()
+    # What a reference resolves to (``_plan``) depends on its type, name and ``extra`` and,
+    # when it falls back to the unique name, on its file's language family: kept for the
+    # run with the keys it read (codegraph.indexer.resolve_memo).
+    plans: dict[tuple[str, int], tuple[RefHints, list[_Shared]]] = {}
+    has_param_calls = bool(param_calls)
     # Counts of the current run of one file's references, added to ``res.counts`` when the
     # run ends: once per label (a recording Counter's __setitem__ is Python code).
     tally: dict[str, int] = {}
     at: str | None = None
     at_inh = False
     begun = 0
+    cur: Any = None  # the table's cursor for the current reference (``SymbolTable.cursor``)
     for i, (ref, hints) in enumerate(items):
         inh = ref.type in (EXTENDS, IMPLEMENTS)
         if ref.file != at or inh is not at_inh:
@@ -391,7 +300,6 @@ def resolve_refs(
                 _add_counts(res.counts, tally)  # before begin: counted for the run's file
             if ref.file != at:
                 sources.clear()
-                plans.clear()
             at, at_inh, begun = ref.file, inh, 0
         if begun < 2:
             # Every reference of a run begins the same: the second begin has done all that
@@ -399,6 +307,7 @@ def resolve_refs(
             # key into the current keys, so the first call records it into the last file's).
             begin(ref.file, inh)
             begun += 1
+            cur = table.cursor()
         if hints is _BAD_HINTS:  # counted after begin: a refresh counts them for the file
             tally["bad_hint"] = tally.get("bad_hint", 0) + 1
         elif hints.unknown:
@@ -424,16 +333,34 @@ def resolve_refs(
             extra = _passthrough(ref)
             extra["decision"] = "resolve"
         else:
-            pkey = (ref.type, ref.target_identifier)
-            plan = plans.get(pkey, ref.extra)
+            # ``items`` share a RefHints only between references with the same target
+            # identifier and equal ``extra`` (parsed_hints), the malformed ones excepted.
+            pkey = (ref.type, id(hints))
+            kept = plans.get(pkey) if hints is not _BAD_HINTS else None
+            shared = kept[1] if kept is not None and kept[0] is hints else None
+            plan = None
+            if shared is not None:
+                for used, fam, p, keys in shared:
+                    # Family asked through the table: recorded for this file as a computation would.
+                    if used and fam != table.family.get(ref.file):
+                        continue
+                    if keys and cur is not None:
+                        cur |= keys
+                    plan = p
+                    break
             if plan is None:
-                plan = _plan(table, repo, ref, hints, bool(param_calls))
-                plans.put(pkey, ref.extra, plan)
+                one = _shared_plan(table, repo, ref, hints, has_param_calls, cur)
+                if shared is None:
+                    plans[pkey] = (hints, [one])
+                else:
+                    shared.append(one)
+                plan = one[2]
             targets, how, extra, stub, handed = plan
             if stub is not None:
-                prev = res.stubs.get(stub.uid)
+                uid = targets[0]  # the stub's uid (_plan)
+                prev = res.stubs.get(uid)
                 if prev is None or (stub.reason == "ambiguous" and prev.reason != "ambiguous"):
-                    res.stubs[stub.uid] = stub
+                    res.stubs[uid] = stub
                     if stub_sets is not None:
                         stub_sets.append((i, stub))
                 tally[stub.reason] = tally.get(stub.reason, 0) + 1
@@ -471,6 +398,39 @@ def _add_counts(counts: Counter[str], tally: dict[str, int]) -> None:
 _Plan = tuple[list[str], str, dict[str, Any], StubRecord | None, list[SymbolRecord] | None]
 
 
+# A plan shared by the run: (the file's family was asked, that family, the plan, the keys its
+# computation read but that one — the recording table's (structure, key) pairs; empty for a plain table).
+_Shared = tuple[bool, str | None, _Plan, set[tuple[str, Any]]]
+
+
+def _shared_plan(table: SymbolTable, repo: str, ref: Reference, hints: RefHints, has_param_calls: bool,
+                 cur: Any) -> _Shared:
+    """``_plan`` of ``ref`` with the keys its look-ups read recorded apart (the table's
+    ``cursor`` moved to a set of its own; ``cur``, the reference's file's, gets them too) and
+    its file's family asked through ``cur``: a later reference with the same plan in another
+    file adds the keys and asks its own family."""
+    inner: set[tuple[str, Any]] = set()
+    asked: list[str | None] = []
+
+    def family_of() -> str | None:
+        table.set_cursor(cur)
+        try:
+            fam = table.family.get(ref.file)
+        finally:
+            table.set_cursor(inner)
+        asked.append(fam)
+        return fam
+
+    table.set_cursor(inner)
+    try:
+        plan = _plan(table, repo, ref, hints, has_param_calls, family_of)
+    finally:
+        table.set_cursor(cur)
+    if cur is not None:
+        cur |= inner
+    return bool(asked), asked[0] if asked else None, plan, inner
+
+
 def _passthrough(ref: Reference) -> dict[str, Any]:
     """The keys of ``ref.extra`` its edges keep (``_PASSTHROUGH_EXTRA``, in that order)."""
     ex = ref.extra
@@ -479,12 +439,13 @@ def _passthrough(ref: Reference) -> dict[str, Any]:
     return {k: ex[k] for k in _PASSTHROUGH_EXTRA if k in ex}
 
 
-def _plan(table: SymbolTable, repo: str, ref: Reference, hints: RefHints, has_param_calls: bool) -> _Plan:
-    """The targets of ``ref`` (no triage decision applies) and its edges' label and extra.
-    The same for every reference of the file with the same type, target identifier and
-    ``extra``: ``resolve_refs`` keeps it per file."""
+def _plan(table: SymbolTable, repo: str, ref: Reference, hints: RefHints, has_param_calls: bool,
+          family_of: Callable[[], str | None]) -> _Plan:
+    """The targets of ``ref`` (no triage decision applies) and its edges' label and extra:
+    the same for every reference with the same type, target identifier and ``extra`` whose
+    file is of the same family (``family_of``: asked only by the unique-name fallback)."""
     extra = _passthrough(ref)
-    found, how, stub = _targets(table, ref, hints)
+    found, how, stub = _targets(table, ref, hints, family_of)
     targets: list[str]
     if stub is not None:
         extra["target_identifier"] = ref.target_identifier
@@ -535,7 +496,7 @@ def _link_parameter(table: SymbolTable, p: Pass, values: list[SymbolRecord],
     instantiated there: its ``__init__`` too (when it has one)."""
     callees: list[SymbolRecord] = []
     for cand in p.callee:
-        found, _ = _try_candidate(table, cand)
+        found, _ = try_candidate(table, cand)
         if found:
             callees = [s for s in found if isinstance(s, SymbolRecord)]
             break

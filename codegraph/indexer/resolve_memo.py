@@ -3,10 +3,10 @@ repeat it (docs/DESIGN.md#resolution).
 
 A repository names the same thing with the same hints again and again: the standard
 library's references repeat an earlier one's target identifier and ``extra`` ~60 % of the
-time across the run and ~40 % within one file. What the resolver derives from ``extra``
-alone (the parsed hints: the whole run) or from ``extra`` and the file (the targets, the
-edges' label and extra: one file, whose dependency keys the first computation recorded)
-is computed once per distinct ``extra`` and reused.
+time across the run and ~40 % within one file. The parsed hints are computed once per
+distinct ``extra`` (``resolve.parsed_hints``, with this memo); references sharing a RefHints
+share what they resolve to too (``resolve.resolve_refs``: with the dependency keys its
+look-ups read, added to each later reference's file).
 """
 
 from __future__ import annotations

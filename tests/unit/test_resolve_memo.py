@@ -1,5 +1,6 @@
 """The resolver's memos (``codegraph.indexer.resolve_memo``: the parsed hints across the run, the
-per-file plans of ``resolve_refs``; ``SymbolTable.named``, the unique-name look-up, whose recording
+plans of ``resolve_refs`` shared by references with the same RefHints, with the keys they read;
+``SymbolTable.named``, the unique-name look-up, whose recording
 table adds the keys its first look-up read) change nothing: a resolution whose memos never hit gives
 every output of ``resolve_and_link`` the same and in the same order: edges, stub records and
 where each was set, counts per file, dependency keys per file, the state blob, the boundary
