@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from codegraph.indexer.adapters._routes import client_url, fits, normalize_template
@@ -77,3 +79,11 @@ def test_tables_of_statements() -> None:
     assert tables_of("SELECT * FROM `orders`") == [("orders", "read", "")]  # mysql quoting
     assert tables_of("SELECT * FROM __cg_hole_0") == []  # an interpolated table is not guessed
     assert tables_of("not sql at all (") == []
+
+
+def test_sql_that_sqlglot_keeps_as_a_command_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    # Django's schema editor holds this literal; sqlglot's WARNING for it reached the stderr
+    # of every `codegraph index` of Django.
+    with caplog.at_level(logging.DEBUG, logger="codegraph"):
+        assert tables_of("SET CONSTRAINTS ALL IMMEDIATE") == []
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("sqlglot") and r.levelno >= logging.WARNING] == []

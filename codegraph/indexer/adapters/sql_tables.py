@@ -13,6 +13,7 @@ DDL (CREATE/ALTER/DROP) is not read: migrations would otherwise touch every tabl
 
 from __future__ import annotations
 
+import logging
 import re
 from functools import cache
 from typing import Any
@@ -85,6 +86,11 @@ def tables_of(sql: str) -> list[tuple[str, str, str]]:
     """(table, access "read"|"write", schema) for one SQL text; [] when it does not parse."""
     import sqlglot
     from sqlglot import exp
+
+    # sqlglot logs a WARNING for each statement it keeps only as a Command ("contains
+    # unsupported syntax"): such a text names no table here, and the line on stderr of every
+    # index would read as a failure of the run. Real parse errors still raise (ErrorLevel).
+    logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
     dialect = "mysql" if "`" in sql else ("tsql" if "[" in sql and "]" in sql else None)
     try:
