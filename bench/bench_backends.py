@@ -45,6 +45,7 @@ from codegraph.core.models import (  # noqa: E402
     SymbolRecord,
     stable_hash,
 )
+from codegraph.core.proc_cpu import process_cpu, thread_cpu  # noqa: E402
 from codegraph.core.search_index import SearchIndex  # noqa: E402
 from codegraph.core.settings import load_settings  # noqa: E402
 from codegraph.core.stores import open_graph_store, open_search_index  # noqa: E402
@@ -126,10 +127,9 @@ def _server_cpu() -> float:
     shared machine is: rows per CPU-second."""
     try:
         pid = SERVER_PID[0] if SERVER_PID else SERVER_PID_FILE.read_text().strip()
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
+    except (OSError, IndexError):
         return 0.0
+    return process_cpu(pid)
 
 
 def _server_threads() -> dict[str, float]:
@@ -140,19 +140,12 @@ def _server_threads() -> dict[str, float]:
     out: dict[str, float] = {}
     try:
         pid = SERVER_PID[0] if SERVER_PID else SERVER_PID_FILE.read_text().strip()
-        tasks = list(Path(f"/proc/{pid}/task").iterdir())
-    except (OSError, ValueError, IndexError):
+    except (OSError, IndexError):
         return out
-    for t in tasks:
-        try:
-            stat = (t / "stat").read_text()
-        except OSError:
-            continue
-        name = stat[stat.index("(") + 1:stat.rindex(")")]
-        f = stat.rsplit(")", 1)[1].split()
+    for name, cpu in thread_cpu(pid):
         kind = ("Bolt workers" if "BoltWork" in name else "GC" if name.startswith(("GC Thread", "G1 ", "VM Thread"))
                 else "JIT" if "CompilerThre" in name else "other")
-        out[kind] = out.get(kind, 0.0) + (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+        out[kind] = out.get(kind, 0.0) + cpu
     return out
 
 

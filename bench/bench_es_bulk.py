@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from codegraph.core.models import Chunk  # noqa: E402
+from codegraph.core.proc_cpu import process_cpu  # noqa: E402
 from codegraph.core.retrieval import chunk_terms  # noqa: E402
 from codegraph.indexer.chunks import chunks_for_file  # noqa: E402
 from codegraph.indexer.extract import extract_source  # noqa: E402
@@ -98,11 +99,7 @@ def server_pid(url: str) -> str:
 
 def server_cpu(pid: str) -> float:
     """CPU seconds of the server JVM so far (0 when unknown)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return 0.0
+    return process_cpu(pid)
 
 
 def cpu_now(pid: str) -> float:

@@ -20,7 +20,6 @@ doing anything when codegraph is not importable (the project's virtualenv is not
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -54,25 +53,12 @@ def synthetic(files: int, per_file: int, calls: int) -> tuple[list, list]:  # ty
 
 def jit_cpu(pid: str, proc: Path = Path("/proc")) -> float | None:
     """CPU seconds so far of the JIT compiler threads (C1/C2, named "C2 CompilerThre...") of
-    JVM ``pid``, from <proc>/<pid>/task/*/stat (user + system ticks); None when there is no pid,
-    the process cannot be read, or it has no such thread."""
-    if not pid:
-        return None
-    total, seen = 0.0, False
-    try:
-        tasks = list((proc / pid / "task").iterdir())
-    except OSError:
-        return None
-    for t in tasks:
-        try:
-            stat = (t / "stat").read_text()
-        except OSError:
-            continue
-        if "CompilerThre" in stat[stat.index("(") + 1:stat.rindex(")")]:
-            fields = stat.rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-            seen = True
-    return total if seen else None
+    JVM ``pid``, from <proc>/<pid>/task/*/stat (``codegraph.core.proc_cpu``); None when there
+    is no pid, the process cannot be read, or it has no such thread."""
+    from codegraph.core.proc_cpu import thread_cpu
+
+    jit = [cpu for name, cpu in thread_cpu(pid, proc) if "CompilerThre" in name]
+    return sum(jit) if jit else None
 
 
 def one_round(store, files: int) -> None:  # type: ignore[no-untyped-def]
