@@ -22,6 +22,12 @@ from tree_sitter import Node as TSNode
 
 from codegraph.indexer.adapters import _syntax as sx
 
+# Set once per process, not per statement (setLevel clears every logger's cache): sqlglot
+# logs a WARNING for each statement it keeps only as a Command ("contains unsupported
+# syntax"). Such a text names no table here (tables_of), and the line on stderr of every
+# index would read as a failure of the run. Real parse errors still raise (ErrorLevel).
+logging.getLogger("sqlglot").setLevel(logging.ERROR)
+
 # Parse trigger, tried only where a keyword occurs (lower-cased source): a statement shape
 # within one string-ish stretch (no quote in between).
 _KEYWORDS = (b"select", b"insert", b"update", b"delete", b"merge", b"replace", b"truncate")
@@ -86,11 +92,6 @@ def tables_of(sql: str) -> list[tuple[str, str, str]]:
     """(table, access "read"|"write", schema) for one SQL text; [] when it does not parse."""
     import sqlglot
     from sqlglot import exp
-
-    # sqlglot logs a WARNING for each statement it keeps only as a Command ("contains
-    # unsupported syntax"): such a text names no table here, and the line on stderr of every
-    # index would read as a failure of the run. Real parse errors still raise (ErrorLevel).
-    logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
     dialect = "mysql" if "`" in sql else ("tsql" if "[" in sql and "]" in sql else None)
     try:
