@@ -10,7 +10,8 @@ fields) and edges (type, source, target, evidence file:line, resolution, extra);
 index's chunk rows (every column, the BM25 term fields included) and, for a fixed list of
 queries, the BM25 top 20 with their scores; FTS5's own ``integrity-check`` of each field
 index; the indexer state's rows (extractions, resolution keys and counts, stats, the
-snapshot's names; blobs decoded). The other revision runs from ``git archive`` with ``PYTHONPATH`` (as in
+snapshot's names; blobs decoded; the dependency index as its (key, path) pairs, whichever
+layout stored it: rows of layout 2, shards of layout 3). The other revision runs from ``git archive`` with ``PYTHONPATH`` (as in
 ``bench/extract_same.py``). Prints counts, the first differences and ``identical`` or the
 number of differences; exit status 1 when anything differs.
 """
@@ -30,6 +31,7 @@ from pathlib import Path
 
 from extract_same import _base_env, unpack
 
+HERE = Path(__file__).resolve().parents[1]  # this checkout
 DEFAULT_EXCLUDES = ["test/", "tests/", "idle_test/"]  # what `make demo` leaves out of the stdlib
 CLOCK_PROPS = ("last_imported_at", "last_checked_at", "taken_at", "updated_at", "indexed_at")
 QUERIES = [
@@ -43,15 +45,17 @@ QUERIES = [
 
 def index(pythonpath: Path | None, root: Path, home: Path, repo: str, excludes: list[str]) -> float:
     """Run ``codegraph index`` with the code at ``pythonpath`` (None: this checkout) into
-    ``home``; returns the wall seconds."""
+    ``home``; returns the wall seconds. The code is put first on ``PYTHONPATH`` either way:
+    the venv's own ``codegraph`` may be another checkout's (an editable install of the main
+    tree, when this one is a worktree)."""
     env = _base_env() | {"CODEGRAPH_HOME": str(home), "CODEGRAPH_GRAPH": "embedded",
                          "CODEGRAPH_SEARCH": "embedded", "CODEGRAPH_EMBED_MODEL_PATH": "none"}
-    if pythonpath:
-        env["PYTHONPATH"] = str(pythonpath)
-        where = subprocess.run([sys.executable, "-c", "import codegraph; print(codegraph.__file__)"], check=True,
-                               env=env, capture_output=True, text=True, cwd=home.parent).stdout.strip()
-        if not Path(where).is_relative_to(pythonpath):
-            raise SystemExit(f"the base revision's code was not picked up (codegraph from {where})")
+    code = pythonpath or HERE
+    env["PYTHONPATH"] = str(code)
+    where = subprocess.run([sys.executable, "-c", "import codegraph; print(codegraph.__file__)"], check=True,
+                           env=env, capture_output=True, text=True, cwd=home.parent).stdout.strip()
+    if not Path(where).is_relative_to(code):
+        raise SystemExit(f"the code of {code} was not picked up (codegraph from {where})")
     args = [sys.executable, "-m", "codegraph", "index", str(root), "--repo", repo, "--no-embed"]
     for x in excludes:
         args += ["-x", x]
@@ -79,7 +83,7 @@ def dump(home: Path) -> dict[str, set[str] | list[str]]:
     cols = [r[1] for r in s.execute("PRAGMA table_info(chunks)")]
     out["search chunk rows"] = {json.dumps(dict(zip(cols, row, strict=True)), sort_keys=True, ensure_ascii=False)
                                 for row in s.execute(f"SELECT {', '.join(cols)} FROM chunks")}
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    sys.path.insert(0, str(HERE))
     from codegraph.core.embedded_search import EmbeddedSearchIndex
 
     idx = EmbeddedSearchIndex(home / "search.db")
@@ -112,19 +116,53 @@ def dump_state(home: Path) -> dict[str, set[str]]:
         "SELECT repo, path, content_hash, edges_hash, extraction FROM file_state")}
     out["state file_refs"] = {j([r, p, _plain(decode_references(b))]) for r, p, b in st.execute(
         "SELECT repo, path, refs FROM file_refs")}
-    out["state resolve_deps"] = {j(list(row)) for row in st.execute("SELECT repo, key, path FROM resolve_deps")}
-    out["state resolve_files"] = {j([r, p, json.loads(c), zlib.decompress(d).decode()]) for r, p, c, d in st.execute(
+    out["state resolve_deps"] = _dependency_pairs(st)
+    out["state resolve_files"] = {j([r, p, json.loads(c), _file_keys(d)]) for r, p, c, d in st.execute(
         "SELECT repo, path, counts, deps FROM resolve_files")}
     out["state resolve_repo"] = {j([r, decode_blob(b)]) for r, b in st.execute("SELECT repo, blob FROM resolve_repo")}
+    # The layout number (repo_format) is left out: a layout change differs there by construction.
     out["state repo rows"] = {j(list(row)) for row in st.execute(
         "SELECT repo, root, extractor_version, fingerprint, commit_sha FROM repo_state")} | \
-        {j(["format", *row]) for row in st.execute("SELECT repo, format FROM repo_format")}
+        {j(["format row", r]) for (r,) in st.execute("SELECT repo FROM repo_format")}
     out["state file_stat"] = {j(list(row)) for row in st.execute(
         "SELECT repo, path, size, mtime_ns, ctime_ns, ino FROM file_stat")}
     out["state snapshot names"] = {j([r, sorted(set(zlib.decompress(b).decode().split("\n")) - {""})])
                                    for r, b in st.execute("SELECT repo, symbols FROM snapshot_symbols")}
     st.close()
     return out
+
+
+def _dependency_pairs(st: sqlite3.Connection) -> set[str]:
+    """The dependency index as (repo, key, path) lines, whichever layout wrote it: one row per
+    pair (layout 2, table resolve_deps) or shards of key -> paths (layout 3, resolve_index,
+    codegraph.indexer.state_deps). A key stored in a shard its hash does not name is listed
+    as misplaced (a look-up would miss it), a pair stored twice as repeated."""
+    from codegraph.indexer.state_deps import decode_shard, shard_of
+
+    tables = {r[0] for r in st.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "resolve_index" not in tables:
+        return {json.dumps(list(row), ensure_ascii=False) for row in st.execute(
+            "SELECT repo, key, path FROM resolve_deps")}
+    shards = dict(st.execute("SELECT repo, shards FROM resolve_shards"))
+    out: set[str] = set()
+    for repo, shard, blob in st.execute("SELECT repo, shard, keys FROM resolve_index"):
+        for key, paths in decode_shard(blob).items():
+            if shard_of(key, shards[repo]) != shard:
+                out.add(json.dumps(["misplaced", repo, shard, key], ensure_ascii=False))
+            if len(set(paths)) != len(paths):
+                out.add(json.dumps(["repeated", repo, key, sorted(paths)], ensure_ascii=False))
+            out.update(json.dumps([repo, key, p], ensure_ascii=False) for p in paths)
+    return out
+
+
+def _file_keys(blob: bytes) -> str:
+    """A file's dependency keys, sorted and joined by U+001E, from either layout's form:
+    zlib of the sorted texts joined (layout 2) or a marshal of the texts (layout 3)."""
+    if blob[:1] == b"\x78":  # a zlib stream; a marshal list starts with "[" or its ref flag
+        return zlib.decompress(blob).decode()
+    from codegraph.indexer.state_deps import decode_keys
+
+    return "\x1e".join(sorted(set(decode_keys(blob))))
 
 
 def compare(base: dict, here: dict, show: int) -> int:

@@ -4,7 +4,8 @@ A resolution runs on a ``TracingTable``: the resolver's ``SymbolTable`` whose lo
 structures (``by_qn``, ``by_name``, ``members``, ``exports``, ``files``, ``bases``,
 ``param_calls`` ... every public dict or set of the table) record each key looked up, per
 file of the reference being resolved. These *dependency keys* are kept in the indexer
-state (``resolve_deps``: key -> file). A refresh then
+state as texts (``key_text``), per file and inverted key -> files (``ResolveState.texts``;
+the shards of ``codegraph.indexer.state_deps``). A refresh then
 
 1. builds the table of the whole repo (cached extractions + fresh ones) and its bases;
 2. computes the keys whose contents differ: the table entries the changed, added and
@@ -37,8 +38,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +47,12 @@ from codegraph.indexer.boundaries import BoundaryLinks, link_boundaries
 from codegraph.indexer.languages import link_repo
 from codegraph.indexer.records import FileExtraction
 from codegraph.indexer.resolve import Decision, Resolution, SymbolRecord, SymbolTable, link_bases, resolve_repo
+from codegraph.indexer.state_deps import SEP, ResolveState, key_text
 from codegraph.indexer.symbol_table import named_key
 
 log = logging.getLogger(__name__)
 
 STATE_VERSION = 1  # of the repo-level resolution state below; another value forces a full resolution
-SEP = "\x1f"
 _LINK_LANGS_ANY = frozenset({"go"})  # every change feeds the repo-wide link pass (implicit interfaces)
 _LINK_LANGS_PATHS = frozenset({"javascript", "typescript", "tsx"})  # added / removed files do
 # Repo-wide link passes that read every file's references (Go interfaces, the JS/TS module
@@ -313,12 +313,6 @@ class _FileCounts(Counter):  # type: ignore[type-arg]
         dict.__setitem__(self, k, v)
 
 
-def key_text(key: tuple[str, Any]) -> str:
-    """One dependency key as stored: structure and key parts joined by U+001F."""
-    tag, k = key
-    return tag + SEP + (SEP.join(map(str, k)) if isinstance(k, tuple) else str(k))
-
-
 # -- what changed ------------------------------------------------------------------------
 def contributions(repo: str, extractions: list[FileExtraction]) -> dict[tuple[str, Any], Any]:
     """(structure, key) -> value for the table entries these files make."""
@@ -450,41 +444,6 @@ class Resolved:
     totals: dict[str, int]
     state: ResolveState
     reason: str = ""  # why the whole repo was resolved ("" for a partial resolution)
-
-
-@dataclass(slots=True)
-class ResolveState:
-    """Per-file dependency keys and counts (for ``files``), and the repo-level blob.
-
-    A file's keys are the (structure, key) pairs its look-ups recorded (the table's own
-    set: nothing is recorded after the resolution) or their texts (``key_text``);
-    ``keys`` gives the texts as stored. The texts are made by the save, which may run in
-    a child beside the edge writes (``codegraph.indexer.state_writes``)."""
-
-    files: dict[str, tuple[Collection[Any], dict[str, int]]] = field(default_factory=dict)
-    removed: list[str] = field(default_factory=list)
-    full: bool = False  # replace every row of the repo
-    blob: dict[str, Any] = field(default_factory=dict)
-
-    def keys(self, path: str) -> list[str]:
-        """``path``'s dependency keys as stored (``key_text``), sorted."""
-        # ~140,000 keys on a full index of the standard library: the two common shapes
-        # (a string key, a pair of strings) written out, the rest through key_text.
-        out: list[str] = []
-        add = out.append
-        for key in self.files[path][0]:
-            if type(key) is str:
-                add(key)
-                continue
-            tag, k = key
-            if type(k) is str:
-                add(tag + SEP + k)
-            elif type(k) is tuple and len(k) == 2 and type(k[0]) is str and type(k[1]) is str:
-                add(tag + SEP + k[0] + SEP + k[1])
-            else:
-                add(key_text(key))
-        out.sort()
-        return out
 
 
 def _stub_entry(st: StubRecord, pos: tuple[int, str]) -> list[Any]:

@@ -10,9 +10,13 @@ An extraction is stored in two parts so a refresh decodes only what it needs: th
 (``file_state.extraction``: file record, symbols, exports, framework records, and the
 references the symbol table and the base-class pass read — EXTENDS / IMPLEMENTS and
 parameter calls) for every file, the full reference list (``file_refs``) only for the
-files resolved again (``StateStore.fill_references``). ``repo_format`` holds the
-layout a repo's rows were written in: an older one (or an unreadable row) makes the
-next run a full rebuild with one message; an unreadable state file is moved aside.
+files resolved again (``StateStore.fill_references``). What each file's last
+resolution looked up is kept per file and inverted, key -> files, in shards
+(``codegraph.indexer.state_deps``): a refresh reads the shards of the keys it asks for
+and rewrites the shards of the keys that changed. ``repo_format`` holds the layout a
+repo's rows were written in: an older one (or an unreadable row) makes the next run a
+full rebuild with one message; an unreadable state file is moved aside. The snapshot
+names' rows are ``codegraph.indexer.state_snapshots``.
 """
 
 from __future__ import annotations
@@ -32,11 +36,13 @@ from typing import TYPE_CHECKING, Any
 
 from codegraph.core.errors import CodegraphError
 from codegraph.core.models import EXTENDS, IMPLEMENTS, FileRecord, SymbolRecord
+from codegraph.indexer import state_deps
 from codegraph.indexer.records import FileExtraction, Reference
+from codegraph.indexer.state_snapshots import SnapshotNames
 
 if TYPE_CHECKING:
-    from codegraph.indexer.affected import ResolveState
     from codegraph.indexer.discover import FileStat
+    from codegraph.indexer.state_deps import ResolveState
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS repo_state (
@@ -49,9 +55,12 @@ CREATE TABLE IF NOT EXISTS file_state (
 CREATE TABLE IF NOT EXISTS snapshot_symbols (
   repo TEXT, taken_at TEXT, symbols BLOB, PRIMARY KEY (repo, taken_at)
 );
-CREATE TABLE IF NOT EXISTS resolve_deps (
-  repo TEXT, key TEXT, path TEXT, PRIMARY KEY (repo, key, path)
-) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS resolve_index (
+  repo TEXT, shard INTEGER, keys BLOB, PRIMARY KEY (repo, shard)
+);
+CREATE TABLE IF NOT EXISTS resolve_shards (
+  repo TEXT PRIMARY KEY, shards INTEGER, keys INTEGER
+);
 CREATE TABLE IF NOT EXISTS resolve_files (
   repo TEXT, path TEXT, counts TEXT, deps BLOB, PRIMARY KEY (repo, path)
 );
@@ -75,11 +84,14 @@ CREATE TABLE IF NOT EXISTS file_stat (
 RACY_NS = 2_000_000_000  # 2 s: an edit in the same timestamp tick as the read (coarse or FAT clocks) still shows
 # file_refs: every reference of a file whose head (file_state.extraction) is in the split
 # form (prefix M2); repo_format: the layout of a repo's rows (STATE_FORMAT).
-STATE_FORMAT = 2  # 1: whole extraction in file_state (marshal M1 or zlib JSON); 2: head + file_refs
-# resolve_deps / resolve_files / resolve_repo: the lookups each file's references made in
-# the last resolution, its resolution counts, and the repo's base-class map, stub records
-# and totals (codegraph.indexer.affected; docs/DESIGN.md#refresh).
-_KEYS_SEP = "\x1e"
+# 1: whole extraction in file_state (marshal M1 or zlib JSON); 2: head + file_refs, one
+# resolve_deps row per (key, path); 3: the dependency index in shards (resolve_index)
+STATE_FORMAT = 3
+# resolve_files / resolve_index / resolve_shards / resolve_repo: per file the lookups its
+# references made in the last resolution and its resolution counts, the same lookups
+# inverted (key -> paths, in shards: codegraph.indexer.state_deps), and the repo's
+# base-class map, stub records and totals (codegraph.indexer.affected; docs/DESIGN.md#refresh).
+_LEGACY_TABLES = ("resolve_deps",)  # layout 2's inverted index: dropped by a full save
 
 
 @dataclass(slots=True)
@@ -218,11 +230,6 @@ def decode(blob: bytes) -> FileExtraction:
     )
 
 
-_DELTA = b"D1"  # snapshot_symbols row: zlib(marshal((full row's taken_at, added, removed))); else zlib of the names
-# The last whole name set this process wrote or read, per (state file, repo): the next
-# run's delta is taken against it without reading it back.
-_FULL_NAMES: dict[tuple[str, str], tuple[str, frozenset[str]]] = {}
-
 # Decoded extractions of this process, keyed by (state file, repo, path) with the
 # stored head's hash and whether only the head references are there yet: a long-running
 # `watch` or dashboard process decodes a file's records once, not on every refresh.
@@ -239,7 +246,7 @@ def _decode_or_raise(repo: str, path: str, blob: bytes, fn: Any = decode) -> Any
 _OPEN: weakref.WeakSet[StateStore] = weakref.WeakSet()  # stores of this process with a connection open
 
 
-class StateStore:
+class StateStore(SnapshotNames):
     """``notice``: one line when the state file could not be opened and was moved aside."""
 
     def __init__(self, path: Path) -> None:
@@ -426,29 +433,78 @@ class StateStore:
 
     def _save_resolution(self, repo: str, rs: ResolveState) -> None:
         c = self.conn
-        texts = {p: rs.keys(p) for p in rs.files}
+        fwd, inv = rs.texts()
         if rs.full:
-            c.execute("DELETE FROM resolve_deps WHERE repo=?", (repo,))
+            c.execute("DELETE FROM resolve_index WHERE repo=?", (repo,))
             c.execute("DELETE FROM resolve_files WHERE repo=?", (repo,))
-            add = [(repo, k, p) for p, keys in texts.items() for k in keys]
+            for table in _LEGACY_TABLES:  # inside the transaction: DELETE began it
+                c.execute(f"DROP TABLE IF EXISTS {table}")
+            n = state_deps.shard_count(len(inv))
+            self._write_index(repo, inv, n)
         else:
-            # Only the keys that differ: a file resolved again mostly looks up what it did
-            # last time, and deleting + inserting each of its keys was most of the save.
+            # Only the shards of the keys that differ: a file resolved again mostly looks up
+            # what it did last time.
             gone = [*rs.files, *rs.removed]
             was = self.resolve_file_deps(repo, gone)
-            drop: list[tuple[str, str, str]] = []
-            add = []
+            drop: list[tuple[str, str]] = []
+            add: list[tuple[str, str]] = []
             for p in gone:
-                old, now = set(was.get(p, ())), set(texts[p]) if p in texts else set()
-                drop.extend((repo, k, p) for k in old - now)
-                add.extend((repo, k, p) for k in now - old)
-            c.executemany("DELETE FROM resolve_deps WHERE repo=? AND key=? AND path=?", drop)
+                old, now = set(was.get(p, ())), set(fwd.get(p, ()))
+                drop.extend((k, p) for k in old - now)
+                add.extend((k, p) for k in now - old)
+            self._update_index(repo, drop, add)
             c.executemany("DELETE FROM resolve_files WHERE repo=? AND path=?", [(repo, p) for p in gone])
-        c.executemany("INSERT OR IGNORE INTO resolve_deps VALUES (?,?,?)", add)
         c.executemany("INSERT INTO resolve_files VALUES (?,?,?,?)",
-                      [(repo, p, json.dumps(counts), zlib.compress(_KEYS_SEP.join(texts[p]).encode(), 1))
+                      [(repo, p, json.dumps(counts), state_deps.encode_keys(fwd[p]))
                        for p, (_, counts) in rs.files.items()])
         c.execute("INSERT OR REPLACE INTO resolve_repo VALUES (?,?)", (repo, encode_blob(rs.blob)))
+
+    def _write_index(self, repo: str, inv: dict[str, list[str]], n: int) -> None:
+        """Every shard of the repo's index (key text -> paths) in ``n`` shards."""
+        self.conn.execute("INSERT OR REPLACE INTO resolve_shards VALUES (?,?,?)", (repo, n, len(inv)))
+        self.conn.executemany("INSERT INTO resolve_index VALUES (?,?,?)",
+                              [(repo, i, state_deps.encode_shard(part)) for i, part in state_deps.split(inv, n).items()])
+
+    def _update_index(self, repo: str, drop: list[tuple[str, str]], add: list[tuple[str, str]]) -> None:
+        """Remove and add (key text, path) pairs, rewriting only the shards they fall in;
+        all of them, in more shards, when refreshes grew the index past twice the keys its
+        shard count is sized for (``state_deps.shard_count``)."""
+        if not (drop or add):
+            return
+        n, keys = self._shards(repo) or (1, 0)  # (no index yet: a full save comes first)
+        touched: dict[int, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = {}
+        for pairs, side in ((drop, 0), (add, 1)):
+            for pair in pairs:
+                touched.setdefault(state_deps.shard_of(pair[0], n), ([], []))[side].append(pair)
+        parts = dict(self._index_rows(repo, list(touched)))
+        for i, (d, a) in touched.items():
+            keys += state_deps.update(parts.setdefault(i, {}), d, a)
+        if state_deps.shard_count(keys) > 2 * n:
+            whole = dict(self._index_rows(repo, list(range(n))))
+            whole.update(parts)
+            self.conn.execute("DELETE FROM resolve_index WHERE repo=?", (repo,))
+            self._write_index(repo, {k: ps for part in whole.values() for k, ps in part.items()},
+                              state_deps.shard_count(keys))
+            return
+        self.conn.execute("INSERT OR REPLACE INTO resolve_shards VALUES (?,?,?)", (repo, n, keys))
+        self.conn.executemany("INSERT OR REPLACE INTO resolve_index VALUES (?,?,?)",
+                              [(repo, i, state_deps.encode_shard(parts[i])) for i in touched])
+
+    def _shards(self, repo: str) -> tuple[int, int] | None:
+        """(shards, distinct keys) of the repo's index, None without one."""
+        row = self.conn.execute("SELECT shards, keys FROM resolve_shards WHERE repo=?", (repo,)).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def _index_rows(self, repo: str, shards: list[int]) -> list[tuple[int, dict[str, list[str]]]]:
+        """(shard, key text -> paths) of the stored ``shards``. Raises StateCorrupt."""
+        out = []
+        for i in range(0, len(shards), 500):
+            part = shards[i:i + 500]
+            out.extend((k, _decode_or_raise(repo, f"(dependency shard {k})", b, state_deps.decode_shard))
+                       for k, b in self.conn.execute(
+                           f"SELECT shard, keys FROM resolve_index WHERE repo=? AND shard IN "
+                           f"({','.join('?' * len(part))})", (repo, *part)))
+        return out
 
     def resolve_blob(self, repo: str) -> dict[str, Any] | None:
         """The repo-level resolution state of the last run, or None (codegraph.indexer.affected).
@@ -457,13 +513,19 @@ class StateStore:
         return _decode_or_raise(repo, "(resolution)", row[0], decode_blob) if row else None
 
     def resolve_dependents(self, repo: str, keys: list[str]) -> set[str]:
-        """Paths whose last resolution looked up one of ``keys``."""
+        """Paths whose last resolution looked up one of ``keys`` (texts, ``key_text``):
+        read from the shards of those keys only. Raises StateCorrupt."""
+        layout = self._shards(repo) if keys else None
+        if layout is None:
+            return set()
+        n = layout[0]
+        by: dict[int, list[str]] = {}
+        for k in keys:
+            by.setdefault(state_deps.shard_of(k, n), []).append(k)
         out: set[str] = set()
-        for i in range(0, len(keys), 500):
-            part = keys[i:i + 500]
-            out.update(r[0] for r in self.conn.execute(
-                f"SELECT DISTINCT path FROM resolve_deps WHERE repo=? AND key IN ({','.join('?' * len(part))})",
-                (repo, *part)))
+        for i, part in self._index_rows(repo, list(by)):
+            for k in by[i]:
+                out.update(part.get(k, ()))
         return out
 
     def _resolve_rows(self, repo: str, paths: list[str], col: str) -> list[tuple[str, Any]]:
@@ -477,74 +539,20 @@ class StateStore:
         return out
 
     def resolve_file_deps(self, repo: str, paths: list[str]) -> dict[str, list[str]]:
-        """path -> the lookup keys its last resolution made."""
-        return {p: [k for k in zlib.decompress(b).decode().split(_KEYS_SEP) if k]
+        """path -> the lookup keys (texts) its last resolution made, sorted. Raises StateCorrupt."""
+        return {p: sorted(_decode_or_raise(repo, p, b, state_deps.decode_keys))
                 for p, b in self._resolve_rows(repo, paths, "deps")}
 
     def resolve_counts(self, repo: str, paths: set[str] | list[str]) -> dict[str, dict[str, int]]:
         """path -> resolution counts of its references in the last run."""
         return {p: json.loads(c) for p, c in self._resolve_rows(repo, list(paths), "counts")}
 
-    def save_snapshot_symbols(self, repo: str, taken_at: str, qualified_names: list[str], *,
-                              delta: bool = False) -> None:
-        """Keep the set of ``qualified_names`` of the snapshot at ``taken_at``. ``delta``
-        (the pipeline's runs): stored as the names added and removed since the newest full
-        set before it, while those stay under a quarter of the set (every run writes one:
-        a whole set is 0.66 MB before compression on the stdlib, and sorting + compressing
-        it was most of a refresh's save); else, and always without ``delta``, the whole set."""
-        with self.conn:
-            self._snapshot_row(repo, taken_at, qualified_names, delta=delta)
-
-    def _snapshot_row(self, repo: str, taken_at: str, qualified_names: list[str], *, delta: bool) -> None:
-        names = set(qualified_names)
-        row = self.conn.execute(
-            "SELECT taken_at, symbols FROM snapshot_symbols WHERE repo=? AND taken_at<? ORDER BY taken_at DESC "
-            "LIMIT 1", (repo, taken_at)).fetchone() if delta else None
-        blob = None
-        if row is not None:
-            base_at = row[0] if row[1][:2] != _DELTA else marshal.loads(zlib.decompress(row[1][2:]))[0]
-            base = self._full_names(repo, base_at)
-            if base is not None:
-                added, removed = names - base, base - names
-                if len(added) + len(removed) <= len(names) // 4:
-                    blob = _DELTA + zlib.compress(marshal.dumps((base_at, sorted(added), sorted(removed)), 4), 1)
-        if blob is None:
-            blob = zlib.compress("\n".join(names).encode(), 1)
-            if delta:
-                _FULL_NAMES[(self._key, repo)] = (taken_at, frozenset(names))
-        self.conn.execute("INSERT OR REPLACE INTO snapshot_symbols VALUES (?,?,?)", (repo, taken_at, blob))
-
-    def _full_names(self, repo: str, taken_at: str) -> frozenset[str] | None:
-        """The names of a whole (not delta) row, from this process's cache when it wrote or read it last."""
-        hit = _FULL_NAMES.get((self._key, repo))
-        if hit is not None and hit[0] == taken_at:
-            return hit[1]
-        row = self.conn.execute(
-            "SELECT symbols FROM snapshot_symbols WHERE repo=? AND taken_at=?", (repo, taken_at)).fetchone()
-        if row is None or row[0][:2] == _DELTA:
-            return None
-        names = frozenset(zlib.decompress(row[0]).decode().split("\n")) - {""}
-        _FULL_NAMES[(self._key, repo)] = (taken_at, names)
-        return names
-
-    def snapshot_symbols(self, repo: str, taken_at: str) -> set[str] | None:
-        """The qualified names of the snapshot at ``taken_at``; None when none were kept
-        (or the whole set a delta row refers to is gone)."""
-        row = self.conn.execute(
-            "SELECT symbols FROM snapshot_symbols WHERE repo=? AND taken_at=?", (repo, taken_at)).fetchone()
-        if row is None:
-            return None
-        if row[0][:2] != _DELTA:
-            return set(zlib.decompress(row[0]).decode().split("\n")) - {""}
-        base_at, added, removed = marshal.loads(zlib.decompress(row[0][2:]))
-        base = self._full_names(repo, base_at)
-        return None if base is None else (set(base) - set(removed)) | set(added)
-
     def forget(self, repo: str) -> None:
         with self.conn:
             self.conn.execute("DELETE FROM file_state WHERE repo=?", (repo,))
             self.conn.execute("DELETE FROM repo_state WHERE repo=?", (repo,))
-            for table in ("resolve_deps", "resolve_files", "resolve_repo", "file_refs", "repo_format", "file_stat"):
+            for table in ("resolve_index", "resolve_shards", "resolve_files", "resolve_repo", "file_refs",
+                          "repo_format", "file_stat"):
                 self.conn.execute(f"DELETE FROM {table} WHERE repo=?", (repo,))
 
     def close(self) -> None:

@@ -2,8 +2,8 @@
 
 After resolution the main process writes the resolved edges into the graph, waits for
 the search writes, then saves the indexer state (``StateStore.save``: every changed
-file's extraction encoded, the resolution's dependency keys, about a second on the
-standard library). The save depends on nothing the edge writes do, only on when it may
+file's extraction encoded, the resolution's dependency keys per file and in shards;
+~0.45 CPU s on Django's 901 files, about as long as the edge writes beside it). The save depends on nothing the edge writes do, only on when it may
 commit: state is committed after the graph and search writes succeeded. So a child made
 by ``fork`` right after resolution inherits what the save needs (no pickling), opens its
 own connection to the state file, writes every row inside one transaction, and then

@@ -67,7 +67,7 @@ def test_a_graph_commit_that_fails_leaves_the_state_as_it_was(tmp_path: Path, mo
     assert st.repo("r") is None and st.file_hashes("r") == {}
     st.close()
     c = sqlite3.connect(home / "state.db")
-    assert c.execute("SELECT count(*) FROM resolve_deps").fetchone() == (0,)
+    assert c.execute("SELECT count(*) FROM resolve_index").fetchone() == (0,)
     assert c.execute("SELECT count(*) FROM snapshot_symbols").fetchone() == (0,)
     c.close()
     g = EmbeddedGraphStore(home / "graph.db")

@@ -101,7 +101,7 @@ def test_the_checkpoints_run_after_both_commits_beside_the_content_phase(
         assert _rows(home / "graph.db", "SELECT count(*) FROM nodes WHERE repo='r'") == \
             g._conn().execute("SELECT count(*) FROM nodes WHERE repo='r'").fetchone()[0] > 6
         assert _rows(home / "state.db", "SELECT count(*) FROM file_state WHERE repo='r'") == 6
-        assert _rows(home / "state.db", "SELECT count(*) FROM resolve_deps WHERE repo='r'") > 0
+        assert _rows(home / "state.db", "SELECT count(*) FROM resolve_index WHERE repo='r'") > 0
     finally:
         g.close()
         s.close()

@@ -1,8 +1,8 @@
 """What the indexer state writes for the resolution of a refresh (codegraph.indexer.state,
-docs/DESIGN.md#refresh): the dependency keys of a file resolved again are rewritten only
-where they differ, and the repo-level blob is a marshal form that older zlib JSON rows
-still decode to the same values; a blob that cannot be decoded is one message and a
-full rebuild. A run's snapshot names are kept as a delta against the newest whole set."""
+docs/DESIGN.md#refresh): of the dependency index only the shards holding a key that a file
+resolved again no longer or newly looks up are rewritten, and the repo-level blob is a
+marshal form that older zlib JSON rows still decode to the same values; a blob that cannot
+be decoded is one message and a full rebuild. A run's snapshot names are kept as a delta against the newest whole set."""
 
 from __future__ import annotations
 
@@ -11,10 +11,13 @@ import marshal
 import zlib
 from pathlib import Path
 
+import pytest
+
 from codegraph.core.embedded_graph import EmbeddedGraphStore
-from codegraph.indexer.affected import ResolveState
+from codegraph.indexer import state_deps
 from codegraph.indexer.pipeline import index_repo
 from codegraph.indexer.state import RepoState, StateStore, decode_blob, encode_blob
+from codegraph.indexer.state_deps import ResolveState
 from tests.property import flow_tree as model
 from tests.property.graph_dump import assert_same_as_fresh_index
 
@@ -23,7 +26,9 @@ BLOB = {"version": 1, "decisions": "d", "bases": {"m.B": ["m.A"]}, "external_bas
 
 
 def _rows(state: StateStore) -> set[tuple[str, str]]:
-    return set(state.conn.execute("SELECT key, path FROM resolve_deps WHERE repo='r'").fetchall())
+    """The (key, path) pairs of the repo's dependency shards."""
+    return {(k, p) for (b,) in state.conn.execute("SELECT keys FROM resolve_index WHERE repo='r'")
+            for k, paths in state_deps.decode_shard(b).items() for p in paths}
 
 
 def _save(state: StateStore, rs: ResolveState) -> list[str]:
@@ -37,22 +42,35 @@ def _save(state: StateStore, rs: ResolveState) -> list[str]:
     return seen
 
 
-def test_a_partial_save_rewrites_only_the_dependency_keys_that_differ(tmp_path: Path) -> None:
+def test_a_partial_save_rewrites_only_the_shards_of_the_keys_that_differ(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(state_deps, "SHARD_KEYS", 1)  # a shard per key, as far as the hash spreads them
+    keys = ["k1", "k2", "k3", "k4", "k9"]
+    n = state_deps.shard_count(4)
+    shard = {k: state_deps.shard_of(k, n) for k in keys}
+    assert n == 4 and len({shard["k2"], shard["k9"]} - {shard[k] for k in ("k1", "k3", "k4")}) >= 1
     state = StateStore(tmp_path / "state.db")
     try:
         _save(state, ResolveState(files={"a.py": (["k1", "k2", "k3"], {}), "b.py": (["k1"], {}), "c.py": (["k9"], {})},
                                   full=True, blob=BLOB))
         assert _rows(state) == {("k1", "a.py"), ("k2", "a.py"), ("k3", "a.py"), ("k1", "b.py"), ("k9", "c.py")}
+        assert state.conn.execute("SELECT shards FROM resolve_shards WHERE repo='r'").fetchone() == (n,)
         # a.py resolved again: k3 no longer looked up, k4 now; b.py removed; c.py untouched.
         ran = _save(state, ResolveState(files={"a.py": (["k1", "k2", "k4"], {"exact": 1})}, removed=["b.py"],
                                         blob=BLOB))
         assert _rows(state) == {("k1", "a.py"), ("k2", "a.py"), ("k4", "a.py"), ("k9", "c.py")}
-        assert sorted(s for s in ran if "resolve_deps" in s and not s.startswith("SELECT")) == [
-            "DELETE FROM resolve_deps WHERE repo='r' AND key='k1' AND path='b.py'",
-            "DELETE FROM resolve_deps WHERE repo='r' AND key='k3' AND path='a.py'",
-            "INSERT OR IGNORE INTO resolve_deps VALUES ('r','k4','a.py')"]
+        written = sorted(int(s.split(",")[1]) for s in ran if s.startswith("INSERT OR REPLACE INTO resolve_index"))
+        assert written == sorted({shard["k1"], shard["k3"], shard["k4"]})  # k1 lost b.py, k3 gone, k4 new
+        assert all(k != "k3" for (b,) in state.conn.execute("SELECT keys FROM resolve_index")
+                   for k in state_deps.decode_shard(b))  # a key no file looks up any more leaves its shard
         assert state.resolve_file_deps("r", ["a.py", "b.py", "c.py"]) == {"a.py": ["k1", "k2", "k4"], "c.py": ["k9"]}
         assert state.resolve_counts("r", ["a.py"]) == {"a.py": {"exact": 1}}
+        assert state.resolve_dependents("r", ["k1", "k3"]) == {"a.py"}
+        assert state.resolve_dependents("r", ["k9", "k4"]) == {"a.py", "c.py"}
+        assert state.resolve_dependents("r", []) == set() and state.resolve_dependents("other", ["k1"]) == set()
+        # Nothing differs: no shard is read or written.
+        ran = _save(state, ResolveState(files={"a.py": (["k4", "k2", "k1"], {})}, blob=BLOB))
+        assert not [s for s in ran if "resolve_index" in s]
     finally:
         state.close()
 
@@ -102,7 +120,7 @@ def test_a_refresh_after_an_older_blob_stays_partial_and_a_damaged_one_rebuilds(
 
 
 def test_snapshot_names_are_kept_as_deltas_against_the_last_whole_set(tmp_path: Path) -> None:
-    from codegraph.indexer import state as state_mod
+    from codegraph.indexer import state_snapshots as state_mod
 
     names0 = [f"m.f{i}" for i in range(40)]
     names1 = [n for n in names0 if n != "m.f3"] + ["m.new"]

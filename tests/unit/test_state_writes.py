@@ -114,7 +114,7 @@ def test_a_run_failing_after_the_fork_commits_no_state(tmp_path: Path, forks: li
         s.close()
         st.close()
     c = sqlite3.connect(home / "state.db")
-    assert c.execute("SELECT count(*) FROM resolve_deps").fetchone() == (0,)
+    assert c.execute("SELECT count(*) FROM resolve_index").fetchone() == (0,)
     c.close()
 
 
