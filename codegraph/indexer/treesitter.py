@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from operator import attrgetter
 from pathlib import Path
 
 from tree_sitter import Node as TSNode
@@ -71,6 +72,37 @@ def query_for(language: str, name: str) -> Query:
 def captures(language: str, name: str, node: TSNode) -> dict[str, list[TSNode]]:
     """Run a stored query over ``node``: capture name -> nodes."""
     return QueryCursor(query_for(language, name)).captures(node)
+
+
+_START = attrgetter("start_byte")
+_END = attrgetter("end_byte")
+
+
+def document_order(nodes: list[TSNode]) -> list[TSNode]:
+    """``nodes`` sorted by (start byte, -end byte): outer node first on a tie, equal spans
+    in their given order. Two stable sorts with C-level keys order exactly as that
+    two-part key does, without a Python call and a tuple per node."""
+    nodes = sorted(nodes, key=_END, reverse=True)
+    nodes.sort(key=_START)
+    return nodes
+
+
+# (language, query name, node, its captures in document order) of the last
+# ``document_captures``: the framework adapters read the Python extractor's call
+# captures of the very tree it just walked (codegraph.indexer.adapters._syntax.calls).
+_last_captures: tuple[str, str, TSNode, dict[str, list[TSNode]]] | None = None
+
+
+def document_captures(language: str, name: str, node: TSNode) -> dict[str, list[TSNode]]:
+    """``captures`` with each capture's nodes in ``document_order``. The same dict for the
+    same query over the same node asked again (the lists are shared: read them only)."""
+    global _last_captures
+    last = _last_captures
+    if last is not None and last[1] == name and last[0] == language and last[2] == node:
+        return last[3]
+    caps = {k: document_order(v) for k, v in captures(language, name, node).items()}
+    _last_captures = (language, name, node, caps)
+    return caps
 
 
 def text(node: TSNode | None) -> str:

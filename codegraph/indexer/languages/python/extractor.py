@@ -4,7 +4,7 @@ phases, and the reference sink (docs/DESIGN.md#extraction-contract)."""
 from __future__ import annotations
 
 import posixpath
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any
 
 from tree_sitter import Node
@@ -31,18 +31,7 @@ from codegraph.indexer.languages.python.uses import UsesMixin
 from codegraph.indexer.languages.skeleton import file_record, module_symbol, text_lines
 from codegraph.indexer.records import FileExtraction, Reference
 
-_START = attrgetter("start_byte")
-_END = attrgetter("end_byte")
 _POS_AND_KIND = itemgetter(0, 1)
-
-
-def _document_order(nodes: list[Node]) -> list[Node]:
-    """``nodes`` sorted by (start byte, -end byte): outer node first on a tie, equal spans
-    in their given order. Two stable sorts with C-level keys order exactly as that
-    two-part key does, without a Python call and a tuple per node."""
-    nodes = sorted(nodes, key=_END, reverse=True)
-    nodes.sort(key=_START)
-    return nodes
 
 
 class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, CallsMixin, DynImportMixin, FlowMixin,
@@ -112,7 +101,7 @@ class _Extractor(ScopesMixin, ImportsMixin, TypesMixin, ConstructorsMixin, Calls
         # skeleton.document_order within one capture): the order the handlers see nodes
         # decides the order of records and of returned values. The handlers take their
         # captures by name, so one merged stream is not built (it costs a sort of them all).
-        caps = {k: _document_order(v) for k, v in ts.captures(LANGUAGE, "tags", root).items()}
+        caps = ts.document_captures(LANGUAGE, "tags", root)
         self.caps = caps
         self.build_scopes(mod, caps.get("def", []), caps.get("lambda", []))
         for n in caps.get("import", []):
