@@ -17,6 +17,7 @@ from codegraph.indexer.adapters._syntax.base import (
 )
 from codegraph.indexer.adapters._syntax.calls import as_call, chain
 from codegraph.indexer.adapters._syntax.strings import literal
+from codegraph.indexer.treesitter import document_captures
 
 # --- import bindings -------------------------------------------------------------------------
 
@@ -36,7 +37,9 @@ def import_bindings(language: str, root: TSNode) -> dict[str, ImportBinding]:
     """Local name -> ImportBinding for the file's top-level imports (Python, JS/TS, Go)."""
     out: dict[str, ImportBinding] = {}
     if language == "python":
-        for n in captures(language, "(import_from_statement) @i (import_statement) @i", root):
+        # The Python extractor's import captures of this tree (document order; statements
+        # never nest, so that is the start order a query of their own gave).
+        for n in document_captures("python", "tags", root).get("import", ()):
             ln = line(n)
             if n.type == "import_from_statement":
                 mod = _field(n, "module_name")

@@ -5,6 +5,7 @@ and their substitution, and literal collections' element nodes.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 
 from tree_sitter import Node as TSNode
 from tree_sitter import QueryCursor
@@ -17,6 +18,7 @@ from codegraph.indexer.adapters._syntax.base import (
 )
 from codegraph.indexer.adapters._syntax.calls import as_call
 from codegraph.indexer.adapters._syntax.strings import _merge, literal, string_parts
+from codegraph.indexer.treesitter import document_captures
 
 # --- object / dict / struct literals ---------------------------------------------------------
 
@@ -84,23 +86,47 @@ _CONST_QUERY = {
 }
 
 
+def _python_constants(root: TSNode) -> Iterator[tuple[TSNode, TSNode]]:
+    """(name, string) of what ``_CONST_QUERY["python"]`` matches, from the Python
+    extractor's assignment captures of this tree (``treesitter.document_captures``): an
+    assignment of a string to a name, alone in its statement (or the statement itself),
+    in the module or a class body. A query of its own walked the whole tree again.
+    ``expression_statement`` is a hidden node in this grammar: the query's step through
+    it also matched the inner assignment of a chain ``A = B = "s"`` (B, one level down,
+    not deeper), so that one is kept too."""
+    for a in document_captures("python", "tags", root).get("assign", ()):
+        left, right = a.child_by_field_name("left"), a.child_by_field_name("right")
+        if left is None or right is None or left.type != "identifier" or right.type != "string":
+            continue
+        p = a.parent
+        if p is not None and p.type in ("expression_statement", "assignment"):
+            p = p.parent
+        if p is not None and (p.type == "module" or (p.type == "block" and p.parent is not None
+                                                     and p.parent.type == "class_definition")):
+            yield left, right
+
+
 def constants(language: str, root: TSNode) -> dict[str, Parts]:
     """Names bound to a string expression in this file (module constants, class fields,
     ``const`` declarations) -> its pieces; a template's holes stay holes
-    (``API = `${BASE}/api```). A name bound to two different values is left out."""
+    (``API = `${BASE}/api```). A name bound to two different values is left out (so the
+    order the bindings are met in changes nothing)."""
     q = _CONST_QUERY.get(language)
     if q is None:
         return {}
+    pairs: Iterable[tuple[TSNode, TSNode]]
+    if language == "python":
+        pairs = _python_constants(root)
+    else:
+        pairs = ((caps["n"][0], caps["v"][0]) for _, caps in QueryCursor(_query(language, q)).matches(root)
+                 if caps.get("n") and caps.get("v"))
     out: dict[str, Parts] = {}
     clash: set[str] = set()
-    for _, caps in QueryCursor(_query(language, q)).matches(root):
-        ns, vs = caps.get("n"), caps.get("v")
-        if not ns or not vs:
-            continue
-        val = string_parts(language, vs[0])
+    for n, v in pairs:
+        val = string_parts(language, v)
         if val is None:
             continue
-        name = text(ns[0])
+        name = text(n)
         if name in out and out[name] != val:
             clash.add(name)
         out[name] = val

@@ -1,8 +1,9 @@
-"""The adapters' Python call view (``_syntax.calls`` with a name regex) reads the Python
-extractor's call captures instead of running its own query: it must give the calls the
-query with ``#match?`` gives, in document order (the query's own order differed only
-between calls that start at one byte), and the capture memo must hand out a tree's
-captures only for that tree."""
+"""The adapters' Python views read the Python extractor's captures instead of running
+queries of their own: the call view (``_syntax.calls`` with a name regex) must give the
+calls the query with ``#match?`` gives, in document order (the query's own order
+differed only between calls that start at one byte); the string constants and import
+bindings what their queries gave; and the capture memo must hand out a tree's captures
+only for that tree."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ from hypothesis import strategies as st
 
 from codegraph.indexer import treesitter as ts
 from codegraph.indexer.adapters import call_name_re
-from codegraph.indexer.adapters._syntax import base
+from codegraph.indexer.adapters._syntax import base, constants, import_bindings
 from codegraph.indexer.adapters._syntax.calls import _NAMED_CALL_QUERY, as_call, calls
+from codegraph.indexer.adapters._syntax.imports import ImportBinding
+from codegraph.indexer.adapters._syntax.strings import string_parts
+from codegraph.indexer.adapters._syntax.values import _CONST_QUERY
 
 SOURCE = b'''
 import db
@@ -81,3 +85,73 @@ def test_document_captures_is_kept_for_one_node_only() -> None:
     other = ts.document_captures("python", "tags", b)
     assert [ts.text(n) for n in other["call"]] == ["g(2)", "h(3)"]
     assert [ts.text(n) for n in ts.document_captures("python", "tags", a)["call"]] == ["f(1)"]
+
+
+CONSTANTS = b'''
+API = "/api"
+BASE: str = f"{API}/v1"
+TWICE = "a"
+TWICE = "a"
+CLASH = "x"
+CLASH = "y"
+A = B = "chained"
+E = F = G = "deeper"
+H: str = I = "typed"
+x.y = "attr"
+N = 3
+P, Q = "p", "q"
+def f():
+    LOCAL = "no"
+class C:
+    URL = "/c"
+    J = K = "/k"
+    class D:
+        INNER = '/d'
+    def m(self):
+        NOPE = "no"
+if True:
+    GUARDED = L = "no"
+from m import (a as b, c)
+import os.path, json as j
+def g():
+    import inner
+'''
+
+
+def query_constants(source: bytes) -> dict[str, list[tuple[str, str]]]:
+    """What ``constants`` gave from its own query (the names' order aside)."""
+    from tree_sitter import QueryCursor
+
+    root = ts.parse("python", source).root_node
+    out: dict[str, list[tuple[str, str]]] = {}
+    clash = set()
+    for _, caps in QueryCursor(base._query("python", _CONST_QUERY["python"])).matches(root):
+        val = string_parts("python", caps["v"][0])
+        if val is None:
+            continue
+        name = ts.text(caps["n"][0])
+        if name in out and out[name] != val:
+            clash.add(name)
+        out[name] = val
+    return {k: v for k, v in out.items() if k not in clash}
+
+
+def test_constants_are_what_the_query_matched() -> None:
+    root = ts.parse("python", CONSTANTS).root_node
+    got = constants("python", root)
+    assert sorted(got) == ["API", "B", "BASE", "I", "INNER", "K", "TWICE", "URL"]
+    assert got == query_constants(CONSTANTS)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(CONSTANTS.decode().splitlines()), max_size=14))
+def test_constants_match_the_query_on_any_lines(lines: list[str]) -> None:
+    src = "\n".join(lines).encode()
+    assert constants("python", ts.parse("python", src).root_node) == query_constants(src)
+
+
+def test_import_bindings_come_from_every_import_statement() -> None:
+    root = ts.parse("python", CONSTANTS).root_node
+    assert import_bindings("python", root) == {
+        "b": ImportBinding(25, "a", "m"), "c": ImportBinding(25, "c", "m"), "os": ImportBinding(26, "*", "os.path"),
+        "j": ImportBinding(26, "*", "json"), "inner": ImportBinding(28, "*", "inner")}
