@@ -3,7 +3,7 @@
 it gives when both loops always run (sources built from ORM-like and unrelated fragments,
 so the checks see both sides of every branch); the HTTP server and literal-table triggers
 (``http_server._py_trigger``, ``orm._literal_trigger``) answer as the single patterns they
-replaced."""
+replaced, and the string-constant gate (``adapters._PY_CONST_GATE``) as the needles it replaced."""
 
 from __future__ import annotations
 
@@ -97,3 +97,17 @@ def test_trigger_checks_match_the_single_patterns(pieces: list[str]) -> None:
     old = any(n in source for n in (b"table(", b"Table(", b"from(", b"from_(", b"into(", b"query(", b"knex(", b"db(",
                                     b"trx(", b"tx(")) and OLD_LITERAL_TRIGGER.search(source) is not None
     assert orm._literal_trigger(FileCtx("python", "a.py", source)) == old
+
+
+CONST_NEEDLES = (b"= '/", b'= "/', b"= 'http", b'= "http', b"= ''", b'= ""', b"= f'", b'= f"')
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["=", " ", "'", '"', "/", "http", "f", "x", "==", "\n"]), max_size=12))
+@example(["=", " ", "'", '"'])
+@example(["=", " ", "f", "'"])
+def test_the_const_gate_answers_as_the_needles(pieces: list[str]) -> None:
+    from codegraph.indexer.adapters import _PY_CONST_GATE
+
+    source = "".join(pieces).encode()
+    assert (_PY_CONST_GATE.search(source) is not None) == any(n in source for n in CONST_NEEDLES)
