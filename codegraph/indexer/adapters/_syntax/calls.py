@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from tree_sitter import Node as TSNode
 
@@ -181,6 +182,24 @@ def calls(language: str, root: TSNode, name_re: str | None = None) -> Iterator[C
             yield c
 
 
+@cache
+def _py_fields() -> tuple[int, int]:
+    """Field ids of a Python call's ``function`` and an attribute's ``attribute``."""
+    from tree_sitter_language_pack import get_language
+
+    lang = get_language("python")
+    ids = lang.field_id_for_name("function"), lang.field_id_for_name("attribute")
+    assert ids[0] is not None and ids[1] is not None
+    return ids
+
+
+@cache
+def _name_hits(name_re: str) -> tuple[Callable[[str], re.Match[str] | None], dict[bytes, bool]]:
+    """``re.search`` of ``name_re`` and the answers it gave, by name bytes: a file's
+    callee names repeat (``get``, ``filter``) and the regex is a long alternation."""
+    return re.compile(name_re).search, {}
+
+
 def _python_named_calls(root: TSNode, name_re: str) -> Iterator[Call]:
     """``calls`` of Python with ``name_re``: the call nodes of the Python extractor's own
     query (``queries/python/tags.scm`` ``@call``, in document order: outer call first
@@ -192,18 +211,25 @@ def _python_named_calls(root: TSNode, name_re: str) -> Iterator[Call]:
     Django's 6.7)."""
     from codegraph.indexer.treesitter import document_captures
 
-    search = re.compile(name_re).search
+    f_function, f_attribute = _py_fields()
+    search, hits = _name_hits(name_re)
+    if len(hits) > 1 << 16:  # the workers are long-lived
+        hits.clear()
     for n in document_captures("python", "tags", root).get("call", ()):
-        f = n.child_by_field_name("function")
+        f = n.child_by_field_id(f_function)
         if f is None:
             continue
         if f.type == "attribute":
-            f = f.child_by_field_name("attribute")
+            f = f.child_by_field_id(f_attribute)
             if f is None or f.type != "identifier":
                 continue
         elif f.type != "identifier":
             continue
-        if search(text(f)) is not None:
+        name = f.text or b""
+        hit = hits.get(name)
+        if hit is None:
+            hit = hits[name] = search(name.decode("utf-8", "replace")) is not None
+        if hit:
             c = as_call("python", n)
             if c is not None:
                 yield c
