@@ -155,3 +155,104 @@ def test_import_bindings_come_from_every_import_statement() -> None:
     assert import_bindings("python", root) == {
         "b": ImportBinding(25, "a", "m"), "c": ImportBinding(25, "c", "m"), "os": ImportBinding(26, "*", "os.path"),
         "j": ImportBinding(26, "*", "json"), "inner": ImportBinding(28, "*", "inner")}
+
+
+def walked_defs(node, parent, out) -> None:  # type: ignore[no-untyped-def]
+    """What ``_syntax.annotations._py_defs`` was: a walk down the tree."""
+    from codegraph.indexer.adapters._syntax.annotations import Annotated, _add, _ann_of_call, _field
+
+    stack = [(c, parent) for c in reversed(node.named_children)]
+    while stack:
+        n, par = stack.pop()
+        anns = []
+        d = n
+        if n.type == "decorated_definition":
+            for c in n.named_children:
+                if c.type == "decorator" and c.named_children:
+                    a = _ann_of_call("python", c.named_children[0])
+                    if a is not None:
+                        anns.append(a)
+            d = _field(n, "definition") or n.named_children[-1]
+        if d.type in ("function_definition", "class_definition"):
+            name = _field(d, "name")
+            a = Annotated("class" if d.type == "class_definition" else "function", ts.text(name), d,
+                          ts.line(name) if name is not None else ts.line(d), anns, par)
+            _add(out, par, a)
+            body = _field(d, "body")
+            if body is not None:
+                stack.extend((c, a) for c in reversed(body.named_children))
+        elif n.type in ("if_statement", "try_statement", "with_statement", "block", "else_clause", "elif_clause"):
+            stack.extend((c, par) for c in reversed(n.named_children))
+
+
+def flat(items) -> list[tuple]:  # type: ignore[no-untyped-def,type-arg]
+    from codegraph.indexer.adapters._syntax import walk_annotated
+
+    return [(a.kind, a.name, a.node.start_byte, a.line, a.parent.name if a.parent else None,
+             [(x.name, [ts.text(n) for n in x.args], sorted(x.kwargs), x.line) for x in a.annotations])
+            for a in walk_annotated(items)]
+
+
+DEFS = """@app.get("/a", tags=["x"])
+def a(): pass
+class K(Base):
+    @property
+    def p(self): pass
+    class Inner:
+        def i(self): pass
+    if X:
+        def guarded(self): pass
+    else:
+        def other(self): pass
+    for y in z:
+        def looped(self): pass
+def outer():
+    def inner(): pass
+    try:
+        def tried(): pass
+    except E:
+        def caught(): pass
+    else:
+        def no_error(): pass
+    finally:
+        def last(): pass
+    with m:
+        @dec
+        class W: pass
+    while 1:
+        def never(): pass
+if a:
+    pass
+elif b:
+    def elif_def(): pass
+match v:
+    case 1:
+        def matched(): pass
+def broken(:
+    def after(): pass
+"""
+
+
+def test_defs_are_what_the_walk_found() -> None:
+    from codegraph.indexer.adapters._syntax import annotated
+
+    root = ts.parse("python", DEFS.encode()).root_node
+    want: list = []  # type: ignore[type-arg]
+    walked_defs(root, None, want)
+    got = flat(annotated("python", root))
+    assert [(g[1], g[4]) for g in got] == [
+        ("a", None), ("K", None), ("p", "K"), ("Inner", "K"), ("i", "Inner"), ("guarded", "K"), ("other", "K"),
+        ("outer", None), ("inner", "outer"), ("tried", "outer"), ("no_error", "outer"), ("W", "outer"),
+        ("elif_def", None), ("broken", None), ("after", "broken")]
+    assert got == flat(want)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(DEFS.splitlines()), max_size=14))
+def test_defs_match_the_walk_on_any_lines(lines: list[str]) -> None:
+    from codegraph.indexer.adapters._syntax import annotated
+
+    root = ts.parse("python", "\n".join(lines).encode()).root_node
+    want: list = []  # type: ignore[type-arg]
+    walked_defs(root, None, want)
+    assert flat(annotated("python", root)) == flat(want)

@@ -16,6 +16,7 @@ from codegraph.indexer.adapters._syntax.base import (
     text,
 )
 from codegraph.indexer.adapters._syntax.calls import Call, as_call, chain
+from codegraph.indexer.treesitter import document_captures
 
 # --- annotations / decorators ----------------------------------------------------------------
 
@@ -98,7 +99,7 @@ def annotated(language: str, root: TSNode) -> list[Annotated]:
     included too so class-level annotations reach undecorated methods."""
     out: list[Annotated] = []
     if language == "python":
-        _py_defs(root, None, out)
+        _py_defs(root, out)
     elif language in JS_LANGS:
         _js_defs(root, None, out)
     elif language in ("java", "kotlin"):
@@ -110,29 +111,43 @@ def _add(out: list[Annotated], parent: Annotated | None, a: Annotated) -> None:
     (parent.children if parent is not None else out).append(a)
 
 
-def _py_defs(node: TSNode, parent: Annotated | None, out: list[Annotated]) -> None:
-    stack = [(c, parent) for c in reversed(node.named_children)]
-    while stack:
-        n, par = stack.pop()
+# Statements _py_defs looks through for definitions (besides the bodies of definitions).
+_PY_THROUGH = frozenset(("if_statement", "try_statement", "with_statement", "block", "else_clause", "elif_clause"))
+
+
+def _py_defs(root: TSNode, out: list[Annotated]) -> None:
+    """The classes and functions of a Python module, each under the nearest enclosing
+    one, reached through definitions' bodies, ``if`` / ``elif`` / ``else``, ``try`` and
+    its ``else`` (not ``except`` or ``finally``) and ``with``; none elsewhere (loops,
+    ``match``, error nodes). The definitions are the Python extractor's captures of this
+    tree (``treesitter.document_captures``, document order: each after its enclosing
+    one), each placed by a walk up its few ancestors, where a walk down the tree in
+    Python visited every statement."""
+    placed: dict[int, Annotated] = {}  # definition node id -> its view
+    for d in document_captures("python", "tags", root).get("def", ()):
         anns: list[Annotation] = []
-        d = n
-        if n.type == "decorated_definition":
-            for c in n.named_children:
+        p = d.parent
+        if p is not None and p.type == "decorated_definition":
+            for c in p.named_children:
                 if c.type == "decorator" and c.named_children:
                     a = _ann_of_call("python", c.named_children[0])
                     if a is not None:
                         anns.append(a)
-            d = _field(n, "definition") or n.named_children[-1]
-        if d.type in ("function_definition", "class_definition"):
-            name = _field(d, "name")
-            a = Annotated("class" if d.type == "class_definition" else "function", text(name), d,
-                          line(name) if name is not None else line(d), anns, par)
-            _add(out, par, a)
-            body = _field(d, "body")
-            if body is not None:
-                stack.extend((c, a) for c in reversed(body.named_children))
-        elif n.type in ("if_statement", "try_statement", "with_statement", "block", "else_clause", "elif_clause"):
-            stack.extend((c, par) for c in reversed(n.named_children))
+            p = p.parent
+        par: Annotated | None = None
+        while p is not None and p != root:
+            q = p.parent
+            if p.type == "block" and q is not None and q.type in ("function_definition", "class_definition"):
+                par = placed.get(q.id)  # the body of a definition: None when that one is out of reach
+                break
+            p = q if p.type in _PY_THROUGH else None
+        if p is None or (par is None and p != root):
+            continue
+        name = _field(d, "name")
+        a = Annotated("class" if d.type == "class_definition" else "function", text(name), d,
+                      line(name) if name is not None else line(d), anns, par)
+        _add(out, par, a)
+        placed[d.id] = a
 
 
 def _js_defs(node: TSNode, parent: Annotated | None, out: list[Annotated]) -> None:
