@@ -164,7 +164,7 @@ def index(
                                          workers=workers or ctx.settings.workers,
                                          max_file_bytes=ctx.settings.max_file_bytes, force=force,
                                          include=include, exclude=exclude,
-                                         decisions=triage_decisions(ctx, name), progress=tick)
+                                         decisions=lambda: triage_decisions(ctx, name), progress=tick)
             finally:
                 gc.freeze()
                 gc.enable()

@@ -18,12 +18,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-
-import pathspec
-from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+from typing import TYPE_CHECKING
 
 from codegraph.core.git import ignored_by_enclosing_repo
 from codegraph.indexer.languages import language_for, path_suffix
+
+if TYPE_CHECKING:
+    import pathspec
 
 SKIP_DIRS = frozenset({
     ".git", ".hg", ".svn", "node_modules", "vendor", "third_party", "bower_components", "__pycache__",
@@ -36,7 +37,12 @@ SNIFF_BYTES = 8192
 def gitignore_spec(lines: Iterable[str]) -> pathspec.PathSpec:
     """A PathSpec of gitignore-style ``lines`` (``.gitignore`` files, --include/--exclude).
     GitIgnoreSpecPattern is what pathspec's deprecated "gitwildmatch" name stands for; the
-    name warned once per pattern (pathspec >= 1.0)."""
+    name warned once per pattern (pathspec >= 1.0). pathspec is imported here, by the first
+    tree that has a ``.gitignore`` or globs: a tree with neither (Django's package) starts
+    its worker pool ~0.03 CPU s sooner without it."""
+    import pathspec
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
     return pathspec.PathSpec.from_lines(GitIgnoreSpecPattern, lines)
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import gc
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codegraph.core.completeness import previous_run_unfinished, run_transaction
 from codegraph.core.git import git_head
@@ -25,20 +25,33 @@ from codegraph.core.models import Chunk, FileImport, file_hash, stable_hash
 from codegraph.core.search_index import SearchIndex
 from codegraph.indexer import wire
 from codegraph.indexer.adapters.pages import assign_routes
-from codegraph.indexer.apply import (  # the post-extraction half; these names are imported from here too
-    IndexSummary,
-    LoadPlan,
-    Progress,
-    _begin_run,
-    apply_extractions,
-)
 from codegraph.indexer.discover import DiscoveredFile, discover
 from codegraph.indexer.extract import EXTRACTOR_VERSION, extract_source
 from codegraph.indexer.records import FileExtraction
-from codegraph.indexer.resolve import Decision
 from codegraph.indexer.state import StateCorrupt, StateStore
 from codegraph.indexer.workers import worker_pool
 
+if TYPE_CHECKING:
+    from codegraph.indexer.apply import IndexSummary, LoadPlan, Progress, apply_extractions
+    from codegraph.indexer.resolve import Decision
+
+# The post-extraction half (codegraph.indexer.apply: load, resolve, link, save) and what it
+# imports (the resolver, the linkers, the forked writers: ~0.12 CPU s without .pyc files)
+# is imported by ``_index_repo`` once the early worker pool has started, not with this
+# module: the workers never need it, and before the pool starts it delayed the workers.
+# Its names are still importable from here (``__getattr__``).
+_APPLY_NAMES = ("IndexSummary", "LoadPlan", "Progress", "apply_extractions")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _APPLY_NAMES:
+        from codegraph.indexer import apply
+
+        return getattr(apply, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+# The triage decisions of a run (index_repo): as they are, or a function that reads them.
+Decisions = dict[str, "Decision"] | Callable[[], dict[str, "Decision"] | None] | None
 POOL_MIN_FILES = 32  # fewer files to extract are extracted in the main process
 STREAM_LOAD = True  # a repo new to the graph loads during extraction (_StreamLoad); tests compare both ways
 STREAM_BATCH = 50  # files per import_files call of the stream load: what is left when the pool ends is the
@@ -102,7 +115,7 @@ def index_repo(
     *,
     workers: int = 0,
     max_file_bytes: int = 1_000_000,
-    decisions: dict[str, Decision] | None = None,
+    decisions: Decisions = None,
     force: bool = False,
     include: list[str] | None = None,
     exclude: list[str] | None = None,
@@ -119,6 +132,10 @@ def index_repo(
     not written, so the next run repeats the work), FileNotFoundError for a bad root.
     ``full_resolve``: resolve every file even when only some can be affected (default:
     the environment variable ``CODEGRAPH_FULL_RESOLVE=1``; benches compare both ways).
+    ``decisions``: the triage decisions the resolver applies, or a function returning
+    them, called once after the walk (the early pool has started then; the CLI's
+    ``triage_decisions`` imports the hint parser, ~0.04 CPU s the workers need not wait
+    for), before the run writes anything to the graph.
     """
     if full_resolve is None:
         full_resolve = os.environ.get("CODEGRAPH_FULL_RESOLVE") == "1"
@@ -145,7 +162,7 @@ def index_repo(
 
 def _index_repo(
     root: Path, repo: str, graph: GraphStore, search: SearchIndex | None, state: StateStore, *,
-    workers: int, max_file_bytes: int, decisions: dict[str, Decision] | None, force: bool,
+    workers: int, max_file_bytes: int, decisions: Decisions, force: bool,
     include: list[str] | None, exclude: list[str] | None, pages: dict[str, str] | None,
     progress: Progress | None, full_resolve: bool, early: _EarlyPool,
 ) -> IndexSummary:
@@ -153,7 +170,6 @@ def _index_repo(
     seen_ns = time.time_ns()  # before any file is looked at (StateStore.trusted_stats)
     tick = progress or (lambda *_: None)
     root = root.resolve()
-    s = IndexSummary(repo=repo, root=str(root))
     trusted = {} if force else state.trusted_stats(repo)
     prev = state.repo(repo)
     n = workers or os.cpu_count() or 1
@@ -162,6 +178,12 @@ def _index_repo(
     many = (POOL_MIN_FILES, lambda: early.start(n)) \
         if n > 1 and (force or prev is None or prev.extractor_version != EXTRACTOR_VERSION) else None
     disc = discover(root, max_file_bytes=max_file_bytes, include=include, exclude=exclude, known=trusted, many=many)
+    from codegraph.indexer.apply import IndexSummary, LoadPlan, _begin_run, apply_extractions  # see _APPLY_NAMES
+
+    if callable(decisions):
+        decisions = decisions()
+
+    s = IndexSummary(repo=repo, root=str(root))
     s.skipped, s.unsupported = dict(disc.skipped), dict(disc.unsupported)
     s.skipped_folders = disc.skipped_folders
     s.timings["discover"] = time.perf_counter() - t0
