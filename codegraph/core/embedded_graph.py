@@ -224,17 +224,14 @@ class EmbeddedGraphStore:
         """Copy the committed WAL into the database file (a PASSIVE checkpoint: readers and
         writers go on) on a connection of its own, so any thread may call it. Mostly waiting
         for the disk (fsync of the WAL and of the file): a full index's first commit is
-        ~60 MB of WAL. Then, only if nobody reads or writes the file at that moment (no
-        wait: busy_timeout 0), the WAL is truncated to 0 bytes (TRUNCATE), so the last
-        connection's close (the CLI's end) no longer deletes 60 MB of file there: ~25-40 ms
-        of wall on this disk, now spent here, beside the run's last steps. Raises
-        sqlite3.Error as the PASSIVE checkpoint does."""
+        ~60 MB of WAL. Then, if nobody reads or writes (busy_timeout 0, no wait), the WAL is
+        truncated (TRUNCATE): the last close (the CLI's end) no longer deletes 60 MB of file
+        (~25-40 ms of wall). Raises sqlite3.Error as the PASSIVE checkpoint does."""
         c = sqlite3.connect(self.path, timeout=60, isolation_level=None, check_same_thread=False)
         try:
             c.execute("PRAGMA wal_checkpoint(PASSIVE)")
             c.execute("PRAGMA busy_timeout=0")
-            # Busy (a reader or writer) answers (1, ..) and leaves the WAL as it is.
-            c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()  # busy: (1, ..), the WAL as it was
         finally:
             c.close()
 
@@ -301,8 +298,7 @@ class EmbeddedGraphStore:
         live = getattr(self._local, "live", None) or ()
         before = c.total_changes
         if live and live.issuperset(map(_SOURCE, rows)) and live.issuperset(map(_TARGET, rows)):
-            # Every end known (a full index's edges: their nodes and stubs were upserted in
-            # this run): the one run the grouping below would make, without a Python call per row.
+            # Every end live (a full index): the one run the grouping below makes, no call per row.
             insert_rows(c, _INSERT_EDGE, "", rows)
             return c.total_changes - before
         for known, run in groupby(rows, key=lambda r: r[1] in live and r[2] in live):
@@ -333,9 +329,8 @@ class EmbeddedGraphStore:
         items = list(by_path.values())
         ruid = repo_uid(repo)
         existing: dict[str, set[str]] = {p: set() for p in by_path}
-        # ``+label``: the look-up goes by (repo, path) (nodes_repo_path), not by (label, repo),
-        # which read every symbol of the repo once per call: quadratic over a stream load's
-        # batches (Django's 19 calls ~0.04 CPU s, now ~0.005).
+        # ``+label``: by (repo, path) (nodes_repo_path), not (label, repo), which read every
+        # symbol of the repo per call: quadratic over a stream load (Django ~0.04 CPU s).
         for paths in _chunks(list(by_path)):
             for uid, path in self._conn().execute(
                     f"SELECT uid, path FROM nodes WHERE +label=? AND repo=? AND path IN ({_q(len(paths))})",
