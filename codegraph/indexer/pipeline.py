@@ -50,6 +50,7 @@ def __getattr__(name: str) -> Any:
         return getattr(apply, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 # The triage decisions of a run (index_repo): as they are, or a function that reads them.
 Decisions = dict[str, "Decision"] | Callable[[], dict[str, "Decision"] | None] | None
 POOL_MIN_FILES = 32  # fewer files to extract are extracted in the main process

@@ -17,6 +17,7 @@ from codegraph.indexer.adapters._syntax.base import (
     line,
     text,
 )
+from codegraph.indexer.treesitter import document_captures
 
 # --- calls -----------------------------------------------------------------------------------
 
@@ -209,8 +210,6 @@ def _python_named_calls(root: TSNode, name_re: str) -> Iterator[Call]:
     attribute's identifier, whose text ``re.search``es ``name_re`` (what ``#match?``
     does). That second query over the tree cost more than this filter (~0.3 CPU s of
     Django's 6.7)."""
-    from codegraph.indexer.treesitter import document_captures
-
     f_function, f_attribute = _py_fields()
     search, hits = _name_hits(name_re)
     if len(hits) > 1 << 16:  # the workers are long-lived
