@@ -22,6 +22,7 @@ $(STAMP): $(LOCK) pyproject.toml | $(BIN)/python
 	@echo "installing the locked dependencies from $(LOCK) (a fresh venv takes a few minutes)"
 	$(BIN)/pip install --progress-bar on --require-hashes -r $(LOCK)
 	$(BIN)/pip install -q --no-deps -e .
+	$(BIN)/python -m compileall -q codegraph  # an editable install compiles nothing: every run would (~0.4 CPU s)
 	$(BIN)/python scripts/lock_check.py
 	@touch $(STAMP)
 

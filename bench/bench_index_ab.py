@@ -4,7 +4,9 @@ indexes) and Django's ``django/`` package (the 5.0.6 sdist, fetched from PyPI wi
 bench time into ``.cache/sdists``, never committed).
 
 Each run is a whole ``codegraph index TREE --no-embed --json`` process into a fresh
-embedded CODEGRAPH_HOME, extraction on ``--workers`` processes. Printed per tree and side:
+embedded CODEGRAPH_HOME, extraction on ``--workers`` processes; both sides' ``codegraph``
+packages are byte-compiled first (``compileall``), as a normal install's second run finds
+them (``make install`` compiles too). Printed per tree and side:
 medians of wall seconds, CPU seconds of the process tree (user + sys of the CLI and its
 workers), the largest RSS of one process of the tree, and the pipeline's own phase timings
 (wall; "search writes" runs beside load and resolve+link, "search" is what the run still
@@ -105,6 +107,10 @@ def main() -> None:
         before_tree = tmp / "before"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(before_tree), args.before],
                        check=True, capture_output=True)
+        # Both sides byte-compiled first, as a second run finds them: an editable install
+        # compiles nothing, and where PYTHONDONTWRITEBYTECODE is set no run writes the .pyc.
+        for tree, python in ((ROOT, sys.executable), (before_tree, args.before_python)):
+            subprocess.run([python, "-m", "compileall", "-q", str(tree / "codegraph")], check=True)
         try:
             for name, root, excludes in todo:
                 load0 = f"{os.getloadavg()[0]:.1f}"

@@ -43,16 +43,16 @@ def unpack(rev: str, dest: Path) -> Path:
 def extract(pythonpath: Path | None, root: Path, out: Path, excludes: list[str], repo: str) -> float:
     """Run ``codegraph extract`` with the code at ``pythonpath`` (None: this checkout);
     returns the wall-clock seconds."""
-    env = {"PYTHONPATH": str(pythonpath)} if pythonpath else {}
+    code = pythonpath or ROOT
     args = [sys.executable, "-m", "codegraph", "extract", str(root), "-o", str(out), "--repo", repo]
     for x in excludes:
         args += ["--exclude", x]
-    full_env = {**_base_env(), **env}
+    full_env = code_env(pythonpath)
     # Run from the output's folder: the working directory comes first on sys.path.
     where = subprocess.run([sys.executable, "-c", "import codegraph; print(codegraph.__file__)"], check=True,
                            env=full_env, capture_output=True, text=True, cwd=out.parent).stdout.strip()
-    if pythonpath and not Path(where).is_relative_to(pythonpath):
-        raise SystemExit(f"the base revision's code was not picked up (codegraph from {where})")
+    if not Path(where).is_relative_to(code):
+        raise SystemExit(f"the code of {code} was not picked up (codegraph from {where})")
     t = time.perf_counter()
     subprocess.run(args, check=True, env=full_env, stdout=subprocess.DEVNULL, cwd=out.parent)
     return time.perf_counter() - t
@@ -60,6 +60,12 @@ def extract(pythonpath: Path | None, root: Path, out: Path, excludes: list[str],
 
 def _base_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
+def code_env(pythonpath: Path | None) -> dict[str, str]:
+    """The environment that runs the code at ``pythonpath`` (None: this checkout) first on
+    ``PYTHONPATH``: the venv's editable install may point at another checkout."""
+    return _base_env() | {"PYTHONPATH": str(pythonpath or ROOT)}
 
 
 def records(path: Path) -> dict[str, set[str]]:

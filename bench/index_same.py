@@ -29,7 +29,7 @@ import time
 import zlib
 from pathlib import Path
 
-from extract_same import _base_env, unpack
+from extract_same import code_env, unpack
 
 HERE = Path(__file__).resolve().parents[1]  # this checkout
 DEFAULT_EXCLUDES = ["test/", "tests/", "idle_test/"]  # what `make demo` leaves out of the stdlib
@@ -48,10 +48,9 @@ def index(pythonpath: Path | None, root: Path, home: Path, repo: str, excludes: 
     ``home``; returns the wall seconds. The code is put first on ``PYTHONPATH`` either way:
     the venv's own ``codegraph`` may be another checkout's (an editable install of the main
     tree, when this one is a worktree)."""
-    env = _base_env() | {"CODEGRAPH_HOME": str(home), "CODEGRAPH_GRAPH": "embedded",
-                         "CODEGRAPH_SEARCH": "embedded", "CODEGRAPH_EMBED_MODEL_PATH": "none"}
+    env = code_env(pythonpath) | {"CODEGRAPH_HOME": str(home), "CODEGRAPH_GRAPH": "embedded",
+                                  "CODEGRAPH_SEARCH": "embedded", "CODEGRAPH_EMBED_MODEL_PATH": "none"}
     code = pythonpath or HERE
-    env["PYTHONPATH"] = str(code)
     where = subprocess.run([sys.executable, "-c", "import codegraph; print(codegraph.__file__)"], check=True,
                            env=env, capture_output=True, text=True, cwd=home.parent).stdout.strip()
     if not Path(where).is_relative_to(code):

@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from extract_same import _base_env, unpack
+from extract_same import code_env, unpack
 
 # Run in each side's interpreter: read the JSONL, link, resolve, write one JSON line per
 # edge / stub and a last line of counts and seconds.
@@ -62,12 +62,12 @@ def extract(root: Path, out: Path, repo: str, excludes: list[str], pythonpath: P
     args = [sys.executable, "-m", "codegraph", "extract", str(root), "-o", str(out), "--repo", repo]
     for x in excludes:
         args += ["--exclude", x]
-    env = _base_env() | ({"PYTHONPATH": str(pythonpath)} if pythonpath else {})
+    env = code_env(pythonpath)
     subprocess.run(args, check=True, env=env, stdout=subprocess.DEVNULL, cwd=out.parent)
 
 
 def resolve(pythonpath: Path | None, jsonl: Path, root: Path, out: Path) -> dict:
-    env = _base_env() | ({"PYTHONPATH": str(pythonpath)} if pythonpath else {})
+    env = code_env(pythonpath)
     subprocess.run([sys.executable, "-c", CHILD, str(jsonl), str(root), str(out)], check=True, env=env, cwd=out.parent)
     edges, full, stubs = set(), set(), set()
     meta: list = []
