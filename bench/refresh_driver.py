@@ -49,8 +49,8 @@ def main() -> None:
                    "hashed": getattr(s, "hashed", s.files),  # files read to hash them (all, before the stat skip)
                    "phases_ms": {k: v * 1000 for k, v in s.timings.items()}}
         elif cmd["cmd"] == "recording":
-            from codegraph.indexer.affected import TracingTable
             from codegraph.indexer.resolve import SymbolTable, link_bases, resolve_repo
+            from codegraph.indexer.tracing_table import TracingTable
 
             all_fx = sorted(state.extractions(repo).values(), key=lambda fx: fx.file.path)
             times: dict[str, list[float]] = {"plain": [], "recording": []}

@@ -1,9 +1,9 @@
 """Refresh: re-resolve only the references a change can reach (docs/DESIGN.md#refresh).
 
-A resolution runs on a ``TracingTable``: the resolver's ``SymbolTable`` whose lookup
-structures (``by_qn``, ``by_name``, ``members``, ``exports``, ``files``, ``bases``,
-``param_calls`` ... every public dict or set of the table) record each key looked up, per
-file of the reference being resolved. These *dependency keys* are kept in the indexer
+A resolution runs on a ``TracingTable`` (``codegraph.indexer.tracing_table``): the
+resolver's ``SymbolTable`` whose lookup structures (``by_qn``, ``by_name``, ``members``,
+``exports``, ``files``, ``bases``, ``param_calls`` ... every public dict or set of the
+table) record each key looked up, per file of the reference being resolved. These *dependency keys* are kept in the indexer
 state as texts (``key_text``), per file and inverted key -> files (``ResolveState.texts``;
 the shards of ``codegraph.indexer.state_deps``). A refresh then
 
@@ -37,7 +37,7 @@ extractions sorted by path.
 from __future__ import annotations
 
 import logging
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,9 +46,9 @@ from codegraph.core.models import StubRecord, stable_hash
 from codegraph.indexer.boundaries import BoundaryLinks, link_boundaries
 from codegraph.indexer.languages import link_repo
 from codegraph.indexer.records import FileExtraction
-from codegraph.indexer.resolve import Decision, Resolution, SymbolRecord, SymbolTable, link_bases, resolve_repo
+from codegraph.indexer.resolve import Decision, Resolution, SymbolTable, link_bases, resolve_repo
 from codegraph.indexer.state_deps import SEP, ResolveState, key_text
-from codegraph.indexer.symbol_table import named_key
+from codegraph.indexer.tracing_table import TracingTable, _FileCounts, _StubDict, _traced_attrs, cached_table
 
 log = logging.getLogger(__name__)
 
@@ -58,259 +58,6 @@ _LINK_LANGS_PATHS = frozenset({"javascript", "typescript", "tsx"})  # added / re
 # Repo-wide link passes that read every file's references (Go interfaces, the JS/TS module
 # map, JVM injection): a repo with one of these languages reads all references up front.
 _EAGER_LANGS = _LINK_LANGS_ANY | _LINK_LANGS_PATHS | frozenset({"java", "kotlin"})
-
-
-# -- recording lookups -------------------------------------------------------------------
-class _TDict(dict):  # type: ignore[type-arg]
-    __slots__ = ("_tag", "_t")
-
-    def get(self, k: Any, d: Any = None) -> Any:
-        r = self._t.cur
-        if r is not None:
-            r.add((self._tag, k))
-        return dict.get(self, k, d)
-
-    def __getitem__(self, k: Any) -> Any:
-        r = self._t.cur
-        if r is not None:
-            r.add((self._tag, k))
-        return dict.__getitem__(self, k)
-
-    def __contains__(self, k: Any) -> bool:
-        r = self._t.cur
-        if r is not None:
-            r.add((self._tag, k))
-        return dict.__contains__(self, k)
-
-
-class _TDefault(defaultdict):  # type: ignore[type-arg]
-    __slots__ = ("_tag", "_t")
-    get = _TDict.get
-    __contains__ = _TDict.__contains__
-
-    def __getitem__(self, k: Any) -> Any:
-        r = self._t.cur
-        if r is not None:
-            r.add((self._tag, k))
-        return defaultdict.__getitem__(self, k)
-
-    def __missing__(self, k: Any) -> Any:
-        # A look-up inserted an entry (empty unless an append follows): TracingTable.patch
-        # drops the ones left empty, as a build has none.
-        self._t._missed.add((self._tag, k))
-        return defaultdict.__missing__(self, k)
-
-
-class _TExports(dict):  # type: ignore[type-arg]
-    """One file's export map: a look-up records (``exports``, (path, name)), so a change
-    to one export reaches the files that read that export, not every importer."""
-
-    __slots__ = ("_path", "_t")
-
-    def get(self, k: Any, d: Any = None) -> Any:
-        r = self._t.cur
-        if r is not None:
-            r.add(("exports", (self._path, k)))
-        return dict.get(self, k, d)
-
-
-class _TSet(set):  # type: ignore[type-arg]
-    __slots__ = ("_tag", "_t")
-
-    def __contains__(self, k: Any) -> bool:
-        r = self._t.cur
-        if r is not None:
-            r.add((self._tag, k))
-        return set.__contains__(self, k)
-
-
-def _traced_attrs(table: SymbolTable) -> dict[str, Any]:
-    """The table's lookup structures: every public dict or set attribute."""
-    return {k: v for k, v in vars(table).items() if not k.startswith("_") and isinstance(v, dict | set)}
-
-
-class TracingTable(SymbolTable):
-    """A ``SymbolTable`` that records, per file, the keys its lookups read (``deps``:
-    path -> {(structure, key)}). ``begin`` (called by the resolver before each reference)
-    says which file; memoised export lookups replay the keys of their first computation."""
-
-    def __init__(self, repo: str, extractions: list[FileExtraction]) -> None:
-        super().__init__(repo, extractions)
-        self.cur: set[tuple[str, Any]] | None = None
-        self.pos: tuple[int, str] = (1, "")
-        self.deps: dict[str, set[tuple[str, Any]]] = defaultdict(set)
-        self._memo_deps: dict[tuple[str, str], set[tuple[str, Any]]] = {}
-        self._named_deps: dict[Any, set[tuple[str, Any]]] = {}  # named()'s memo: the keys its first look-up read
-        self._missed: set[tuple[str, Any]] = set()  # (structure, key) a look-up inserted (_TDefault.__missing__)
-        for tag, val in _traced_attrs(self).items():
-            if isinstance(val, defaultdict):
-                new: Any = _TDefault(val.default_factory, val)
-            elif isinstance(val, dict):
-                new = _TDict(val)
-            else:
-                new = _TSet(val)
-            new._tag, new._t = tag, self
-            setattr(self, tag, new)
-        for path, exp in list(dict.items(self.exports)):
-            inner = _TExports(exp)
-            inner._path, inner._t = path, self
-            dict.__setitem__(self.exports, path, inner)
-
-    def patch(self, old: list[FileExtraction], new: list[FileExtraction], exports: dict[str, Any]) -> None:
-        """Make this table the one a build from the current files would give, for a next
-        run of a long-running process: ``old`` (last run's versions of the changed and
-        removed files) out, ``new`` (the changed and added files) in — each list of
-        entries keeps path order, as a build in path order gives it. ``exports``: path ->
-        every file's export map now (link passes may have rewritten one in place). The
-        derived state (bases, memos, recorded keys) is cleared: ``link_bases`` runs again."""
-        paths = {fx.file.path for fx in [*old, *new]}
-        before, after = SymbolTable(self.repo, old), SymbolTable(self.repo, new)
-        for tag in _LISTS:
-            mine, b, a = getattr(self, tag), getattr(before, tag), getattr(after, tag)
-            for k in b.keys() | a.keys():
-                if tag == "dirs":
-                    lst = sorted({*(p for p in dict.get(mine, k, ()) if p not in paths), *a.get(k, ())})
-                else:
-                    lst = [x for x in dict.get(mine, k, ()) if x.file not in paths] + a.get(k, [])
-                    lst.sort(key=lambda x: x.file)  # stable: each file's entries keep their order
-                if lst:
-                    dict.__setitem__(mine, k, lst)
-                else:
-                    dict.pop(mine, k, None)
-        for p in paths:
-            set.discard(self.files, p)
-            for d in (self.family, self.file_module, self.exports):
-                dict.pop(d, p, None)
-        set.update(self.files, after.files)
-        dict.update(self.family, after.family)
-        dict.update(self.file_module, after.file_module)
-        for path, exp in exports.items():
-            inner = _TExports(exp)
-            inner._path, inner._t = path, self
-            dict.__setitem__(self.exports, path, inner)
-        for tag, k in self._missed:  # a look-up's miss inserted an empty list: a build has none
-            if tag in _LISTS:
-                d = getattr(self, tag)
-                if not dict.get(d, k, True):
-                    dict.pop(d, k)
-        self._missed.clear()
-        dict.clear(self.bases)
-        set.clear(self.external_bases)
-        self._export_memo.clear()
-        self._memo_deps.clear()
-        self._named_memo.clear()
-        self._named_deps.clear()
-        self.deps = defaultdict(set)
-        self.cur, self.pos = None, (1, "")
-
-    def begin(self, file: str | None, inheritance: bool = False) -> None:
-        self.cur = self.deps[file] if file is not None else None
-        self.pos = (0 if inheritance else 1, file or "")
-
-    def note(self, key: tuple[str, Any]) -> None:
-        if self.cur is not None:
-            self.cur.add(key)
-
-    def begin_quiet(self, file: str | None, inheritance: bool = False) -> None:
-        # ``begin`` reads ``deps`` through its recording dict (``deps`` is a public dict:
-        # traced as well), so the sequence of begins leaves keys: this one leaves none.
-        if file is None:
-            self.cur = None
-        else:
-            cur = dict.get(self.deps, file)
-            if cur is None:
-                cur = set()
-                dict.__setitem__(self.deps, file, cur)
-            self.cur = cur
-        self.pos = (0 if inheritance else 1, file or "")
-
-    def cursor(self) -> Any:
-        return self.cur
-
-    def set_cursor(self, cursor: Any) -> None:
-        self.cur = cursor
-
-    def split_keys(self, files: list[str]) -> Any:
-        return {p: dict.get(self.deps, p) for p in files if dict.__contains__(self.deps, p)}
-
-    def merge_keys(self, keys: Any) -> None:
-        for p, ks in (keys or {}).items():
-            mine = dict.get(self.deps, p)
-            if mine is None:
-                dict.__setitem__(self.deps, p, ks)
-            else:
-                mine |= ks
-
-    def named(self, name: str, kinds: Any, fam: str | None) -> tuple[list[SymbolRecord], list[str]]:
-        # Memoised like _export_of: a hit adds the keys the first look-up read.
-        key = named_key(name, kinds, fam)
-        outer = self.cur
-        if key is not None and key in self._named_memo:
-            if outer is not None:
-                outer |= self._named_deps[key]
-            return self._named_memo[key]
-        inner: set[tuple[str, Any]] = set()
-        self.cur = inner
-        try:
-            found = SymbolTable.named(self, name, kinds, fam)
-        finally:
-            self.cur = outer
-        if key is not None:
-            self._named_deps[key] = inner
-        if outer is not None:
-            outer |= inner
-        return found
-
-    def _export_of(self, path: str, name: str, visiting: set[tuple[str, str]]) -> list[SymbolRecord]:
-        key = (path, name)
-        outer = self.cur
-        if key in self._export_memo:
-            if outer is not None:
-                outer |= self._memo_deps.get(key, set())
-            return self._export_memo[key]
-        inner: set[tuple[str, Any]] = set()
-        self.cur = inner
-        try:
-            found = SymbolTable._export_of(self, path, name, visiting)
-        finally:
-            self.cur = outer
-        if key in self._export_memo:
-            self._memo_deps[key] = inner
-        if outer is not None:
-            outer |= inner
-        return found
-
-
-class _StubDict(dict):  # type: ignore[type-arg]
-    """``Resolution.stubs`` that records who asked (key ``stub``) and where each stub's
-    final record was set (path order decides between ambiguous records)."""
-
-    def __init__(self, table: TracingTable) -> None:
-        super().__init__()
-        self.t = table
-        self.pos: dict[str, tuple[int, str]] = {}
-
-    def get(self, k: Any, d: Any = None) -> Any:
-        if self.t.cur is not None:
-            self.t.cur.add(("stub", k))
-        return dict.get(self, k, d)
-
-    def __setitem__(self, k: Any, v: Any) -> None:
-        self.pos[k] = self.t.pos
-        dict.__setitem__(self, k, v)
-
-
-class _FileCounts(Counter):  # type: ignore[type-arg]
-    """``Resolution.counts`` that also keeps the counts per file of the reference."""
-
-    def __init__(self, table: TracingTable) -> None:
-        super().__init__()
-        self.t = table
-        self.per_file: dict[str, Counter[str]] = defaultdict(Counter)
-
-    def __setitem__(self, k: Any, v: Any) -> None:
-        self.per_file[self.t.pos[1]][k] += v - self.get(k, 0)
-        dict.__setitem__(self, k, v)
 
 
 # -- what changed ------------------------------------------------------------------------
@@ -389,37 +136,6 @@ def partial_load_ok(languages: frozenset[str] | None) -> bool:
     return languages is not None and not languages & _EAGER_LANGS
 
 
-# The last run's table per (state file, repo) with the extraction objects it was built
-# from: a long-running process (``codegraph watch``, a server) patches it for the files
-# that changed instead of building it over every symbol again.
-_TABLES: dict[tuple[str, str], tuple[TracingTable, dict[str, FileExtraction]]] = {}
-_PATCH_AT_MOST = 0.05  # of the repo's files changed; more, and a build is as cheap
-# The structures of lists TracingTable.patch rebuilds per key (and drops when left empty).
-_LISTS = ("by_qn", "by_name", "members", "by_file_qn", "param_calls", "dirs")
-# The structures TracingTable.patch knows; a table with others is built again.
-_PATCHED = frozenset({"by_qn", "by_name", "members", "by_file_qn", "files", "family", "dirs", "exports",
-                      "file_module", "bases", "external_bases", "param_calls"})
-
-
-def _table(repo: str, all_fx: list[FileExtraction], state: Any) -> TracingTable:
-    """A ``TracingTable`` of ``all_fx`` (sorted by path): the cached one patched when few
-    files differ from the run it was built for, else a new one."""
-    key = (str(getattr(state, "_key", id(state))), repo)
-    now = {fx.file.path: fx for fx in all_fx}
-    hit = _TABLES.pop(key, None)
-    if hit is not None and set(_traced_attrs(hit[0])) - {"deps", "cur"} == _PATCHED:
-        table, built = hit
-        old = [fx for p, fx in built.items() if now.get(p) is not fx]
-        new = [fx for p, fx in now.items() if built.get(p) is not fx]
-        if len(old) + len(new) <= max(8, _PATCH_AT_MOST * len(all_fx)):
-            table.patch(old, new, {p: fx.exports for p, fx in now.items()})
-            _TABLES[key] = (table, now)
-            return table
-    table = TracingTable(repo, all_fx)
-    _TABLES[key] = (table, now)
-    return table
-
-
 def _fill(state: Any, repo: str, all_fx: list[FileExtraction], paths: set[str] | None, root: Path | None) -> None:
     """Read the whole reference lists of ``paths`` (None: every file) where only heads
     were read, and run the repo-wide link passes again for them (idempotent)."""
@@ -463,7 +179,7 @@ def resolve_and_link(
     old_paths = [p for p in fresh if p in known] + list(removed) if blob else []
     old = state.extractions(repo, old_paths) if old_paths else {}
     reason = "full" if full else _full_reason(fresh, old, removed, blob, decisions)
-    table = _table(repo, all_fx, state)
+    table = cached_table(repo, all_fx, state)
     link_bases(table, all_fx)
     if reason is not None:
         _fill(state, repo, all_fx, None, root)

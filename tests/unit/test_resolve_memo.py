@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codegraph.core.models import FileRecord, SymbolRecord
-from codegraph.indexer import affected, resolve, resolve_memo, symbol_table
+from codegraph.indexer import affected, resolve, resolve_memo, symbol_table, tracing_table
 from codegraph.indexer.languages import link_repo
 from codegraph.indexer.pipeline import extract_tree
 from codegraph.indexer.records import FileExtraction, Reference
@@ -40,9 +40,9 @@ def state() -> Iterator[StateStore]:
 
 def _outputs(fxs: list[FileExtraction], state: StateStore, root: Path | None = None) -> dict[str, Any]:
     """Every output of a full ``resolve_and_link`` of ``fxs``, in order."""
-    affected._TABLES.clear()
+    tracing_table._TABLES.clear()
     r = affected.resolve_and_link(R, fxs, {fx.file.path: fx for fx in fxs}, [], set(), state, None, root, full=True)
-    (table, _), = affected._TABLES.values()
+    (table, _), = tracing_table._TABLES.values()
     return {
         "edges": [(f, [(e.key(), e.resolution, repr(list(e.extra.items()))) for e in es]) for f, es in r.res.edges.items()],
         "stubs": [(u, repr(s), r.res.stubs.pos[u]) for u, s in r.res.stubs.items()],  # type: ignore[attr-defined]
@@ -67,7 +67,7 @@ def _without_memos(fxs: list[FileExtraction], state: StateStore, monkeypatch: py
                    root: Path | None = None) -> dict[str, Any]:
     with monkeypatch.context() as m:
         m.setattr(resolve, "ExtraMemo", _NeverHits)
-        for module in (symbol_table, affected):  # SymbolTable.named: no memo key, every look-up made
+        for module in (symbol_table, tracing_table):  # SymbolTable.named: no memo key, every look-up made
             m.setattr(module, "named_key", lambda *a: None)
         return _outputs(fxs, state, root)
 
@@ -177,12 +177,12 @@ def _refs_outputs(fxs: list[FileExtraction], one_at_a_time: bool) -> dict[str, A
     """``resolve_refs`` on a recording table over every reference of ``fxs`` in
     ``resolve_repo``'s order: in one call, or one call per reference (then every reference
     begins the table, counts and resolves with empty memos, as before they existed)."""
-    table = affected.TracingTable(R, fxs)
+    table = tracing_table.TracingTable(R, fxs)
     resolve.link_bases(table, fxs)
     refs = resolve.parsed_hints(r for fx in fxs for r in fx.references)
     items = [x for x in refs if x[0].type in ("EXTENDS", "IMPLEMENTS")] + \
         [x for x in refs if x[0].type not in ("EXTENDS", "IMPLEMENTS")]
-    res = resolve.Resolution(stubs=affected._StubDict(table), counts=affected._FileCounts(table))  # type: ignore
+    res = resolve.Resolution(stubs=tracing_table._StubDict(table), counts=tracing_table._FileCounts(table))  # type: ignore
     seen: set[Any] = set()
     passes: list[Any] = []
     for part in ([[x] for x in items] if one_at_a_time else [items]):

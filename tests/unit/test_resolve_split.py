@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from codegraph.indexer import affected, resolve_split
+from codegraph.indexer import affected, resolve_split, tracing_table
 from codegraph.indexer.languages import link_repo
 from codegraph.indexer.pipeline import extract_tree
 from codegraph.indexer.records import FileExtraction
@@ -38,7 +38,7 @@ def _resolve(fxs: list[FileExtraction], split_at: int, monkeypatch: pytest.Monke
     """Every output of a full ``resolve_and_link``, in order."""
     monkeypatch.setenv("CODEGRAPH_RESOLVE_SPLIT", "1")
     monkeypatch.setattr(resolve_split, "SPLIT_AT_LEAST", split_at)
-    affected._TABLES.clear()
+    tracing_table._TABLES.clear()
     with tempfile.TemporaryDirectory() as d:
         st = StateStore(Path(d) / "state.db")
         try:
@@ -46,7 +46,7 @@ def _resolve(fxs: list[FileExtraction], split_at: int, monkeypatch: pytest.Monke
                                           full=True)
         finally:
             st.close()
-    (table, _), = affected._TABLES.values()
+    (table, _), = tracing_table._TABLES.values()
     return {
         "edges": [(f, [(e.key(), e.resolution, repr(sorted(e.extra.items()))) for e in es]) for f, es in r.res.edges.items()],
         "stubs": [(u, repr(s)) for u, s in r.res.stubs.items()],

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from codegraph.indexer.affected import TracingTable, _traced_attrs
 from codegraph.indexer.extract import extract_source
 from codegraph.indexer.resolve import link_bases
+from codegraph.indexer.tracing_table import TracingTable, _traced_attrs
 
 V1 = {
     "pkg/a.py": "class A:\n    def run(self):\n        return 1\n\n\ndef helper():\n    return A()\n",

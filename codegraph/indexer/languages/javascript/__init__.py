@@ -32,8 +32,25 @@ mapping tsconfig paths and workspace packages to files. The walk's node types ar
 query ``queries/<language>/tags.scm``.
 """
 
-from codegraph.indexer.languages.javascript.extractor import extract
-from codegraph.indexer.languages.javascript.modules import link_js_modules
-from codegraph.indexer.languages.javascript.paths import is_test_path, module_name, package_name, specifier_paths
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# name -> the module of this package defining it, imported on first use (PEP 562): the
+# indexer's main process imports ``modules`` for its link pass and never extracts, so it
+# need not load the extractor.
+_LAZY = {"extract": "extractor", "link_js_modules": "modules", "is_test_path": "paths", "module_name": "paths",
+         "package_name": "paths", "specifier_paths": "paths"}
+
+
+def __getattr__(name: str) -> Any:
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{mod}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = ["extract", "link_js_modules", "module_name", "specifier_paths", "package_name", "is_test_path"]

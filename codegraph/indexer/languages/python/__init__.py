@@ -39,16 +39,24 @@ INJECTS, module re-bindings), ``roots`` (the repo-wide package-root pass) and
 
 from __future__ import annotations
 
-from codegraph.indexer.languages.python.common import (
-    BUILTINS,
-    DOCSTRING_MAX,
-    LANGUAGE,
-    SIGNATURE_MAX,
-    is_test_path,
-    module_name,
-    visibility,
-)
-from codegraph.indexer.languages.python.extractor import extract
-from codegraph.indexer.languages.python.roots import link_python_roots
+import importlib
+from typing import Any
+
+# name -> the module of this package defining it, imported on first use (PEP 562): the
+# indexer's main process imports ``roots`` for its link pass and never extracts, so it
+# need not load the extractor (~25 modules, the tree-sitter binding).
+_LAZY = {"BUILTINS": "common", "DOCSTRING_MAX": "common", "LANGUAGE": "common", "SIGNATURE_MAX": "common",
+         "is_test_path": "common", "module_name": "common", "visibility": "common", "extract": "extractor",
+         "link_python_roots": "roots"}
+
+
+def __getattr__(name: str) -> Any:
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{mod}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = ["BUILTINS", "DOCSTRING_MAX", "LANGUAGE", "SIGNATURE_MAX", "extract", "is_test_path", "link_python_roots", "module_name", "visibility"]
