@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +59,8 @@ from codegraph.indexer.resolve_memo import ExtraMemo
 from codegraph.indexer.symbol_table import MAX_CHAIN, TYPE_KINDS, SymbolTable
 
 log = logging.getLogger(__name__)
+
+_INHERITANCE = (EXTENDS, IMPLEMENTS)
 
 
 @dataclass(slots=True)
@@ -180,17 +182,34 @@ def parsed_hints(refs: Iterable[Reference]) -> list[tuple[Reference, RefHints]]:
     """Each reference with its ``_hints``, parsed once per distinct target identifier and
     ``extra`` (``codegraph.indexer.resolve_memo``: references repeating one share its
     RefHints, which nothing mutates)."""
+    return list(_with_hints(refs))
+
+
+def _with_hints(refs: Iterable[Reference]) -> Iterator[tuple[Reference, RefHints]]:
     memo: ExtraMemo[str, RefHints] = ExtraMemo()
-    out = []
+    get, put = memo.get, memo.put
     for r in refs:
-        h = memo.get(r.target_identifier, r.extra)
+        h = get(r.target_identifier, r.extra)
         if h is None:
             h = _hints(r)
             if h is NO_HINTS:
                 h = RefHints()  # one object per distinct extra: resolve_refs keeps plans per object
-            memo.put(r.target_identifier, r.extra, h)
-        out.append((r, h))
-    return out
+            put(r.target_identifier, r.extra, h)
+        yield r, h
+
+
+def _split_hints(refs: Iterable[Reference]) -> tuple[list[tuple[Reference, RefHints]], list[tuple[Reference, RefHints]]]:
+    """``parsed_hints`` of ``refs`` as (the EXTENDS / IMPLEMENTS references, the others),
+    each in order: one pass."""
+    inheritance: list[tuple[Reference, RefHints]] = []
+    others: list[tuple[Reference, RefHints]] = []
+    inh, oth = inheritance.append, others.append
+    for item in _with_hints(refs):
+        if item[0].type in _INHERITANCE:
+            inh(item)
+        else:
+            oth(item)
+    return inheritance, others
 
 
 _PASSTHROUGH_EXTRA = ("names", "forwarding", "external", "url", "arity", "jsx", "callback", "alias", "dynamic", "type_only",
@@ -203,7 +222,7 @@ def link_bases(table: SymbolTable, extractions: list[FileExtraction]) -> None:
     ``table.external_bases`` for a base not in the repo), before any member lookup."""
     for fx in extractions:
         for ref in fx.references:
-            if ref.type not in (EXTENDS, IMPLEMENTS):
+            if ref.type not in _INHERITANCE:
                 continue
             table.begin(ref.file, True)
             found, _, _ = _targets(table, ref, _hints(ref))
@@ -247,10 +266,8 @@ def resolve_repo(
         passes, others = resolve_split.resolve_split(table, repo, fxs, decisions, res, seen)
     else:
         # Hints parsed once per reference (codegraph.indexer.hints), dispatched on their types.
-        refs = parsed_hints(r for fx in fxs for r in fx.references)
         # Inheritance first: member lookups on receivers walk the resolved bases.
-        inheritance = [(r, h) for r, h in refs if r.type in (EXTENDS, IMPLEMENTS)]
-        others = [(r, h) for r, h in refs if r.type not in (EXTENDS, IMPLEMENTS)]
+        inheritance, others = _split_hints(r for fx in fxs for r in fx.references)
         passes = []
         resolve_refs(table, repo, inheritance + others, decisions, res, seen, passes, table.begin, None)
     param_calls = table.param_calls
@@ -276,6 +293,7 @@ def resolve_refs(
     stub record set in ``res.stubs`` as (item index, record), the order the split replays.
     """
     edges = res.edges
+    stubs = res.stubs
     param_calls = table.param_calls
     # A file's references mostly come from a few sources: each one is looked up once per
     # run of the file's references (what the look-up recorded is already in that file's
@@ -293,19 +311,22 @@ def resolve_refs(
     at_inh = False
     begun = 0
     cur: Any = None  # the table's cursor for the current reference (``SymbolTable.cursor``)
+    file_edges: list[Edge] | None = None  # edges[at] once the run's file has one
     for i, (ref, hints) in enumerate(items):
-        inh = ref.type in (EXTENDS, IMPLEMENTS)
-        if ref.file != at or inh is not at_inh:
+        rtype, file = ref.type, ref.file
+        inh = rtype in _INHERITANCE
+        if file != at or inh is not at_inh:
             if tally:
                 _add_counts(res.counts, tally)  # before begin: counted for the run's file
-            if ref.file != at:
+            if file != at:
                 sources.clear()
-            at, at_inh, begun = ref.file, inh, 0
+                file_edges = None
+            at, at_inh, begun = file, inh, 0
         if begun < 2:
             # Every reference of a run begins the same: the second begin has done all that
             # later ones would (codegraph.indexer.affected: begin records the file's own
             # key into the current keys, so the first call records it into the last file's).
-            begin(ref.file, inh)
+            begin(file, inh)
             begun += 1
             cur = table.cursor()
         if hints is _BAD_HINTS:  # counted after begin: a refresh counts them for the file
@@ -322,7 +343,7 @@ def resolve_refs(
             continue
         decision = decisions.get(ref.target_identifier) if decisions else None
         if decision is not None and decision.scoped:
-            decision = decision.at(ref.file, ref.line, src)
+            decision = decision.at(file, ref.line, src)
         if decision is not None and decision.action in ("external", "ignore"):
             label = f"decision_{decision.action}"
             tally[label] = tally.get(label, 0) + 1
@@ -335,14 +356,14 @@ def resolve_refs(
         else:
             # ``items`` share a RefHints only between references with the same target
             # identifier and equal ``extra`` (parsed_hints), the malformed ones excepted.
-            pkey = (ref.type, id(hints))
+            pkey = (rtype, id(hints))
             kept = plans.get(pkey) if hints is not _BAD_HINTS else None
             shared = kept[1] if kept is not None and kept[0] is hints else None
             plan = None
             if shared is not None:
                 for used, fam, p, keys in shared:
                     # Family asked through the table: recorded for this file as a computation would.
-                    if used and fam != table.family.get(ref.file):
+                    if used and fam != table.family.get(file):
                         continue
                     if keys and cur is not None:
                         cur |= keys
@@ -358,9 +379,10 @@ def resolve_refs(
             targets, how, extra, stub, handed = plan
             if stub is not None:
                 uid = targets[0]  # the stub's uid (_plan)
-                prev = res.stubs.get(uid)
+                # Read past a recording dict's ``get``: the plan's keys hold this look-up (_plan).
+                prev = dict.get(stubs, uid)
                 if prev is None or (stub.reason == "ambiguous" and prev.reason != "ambiguous"):
-                    res.stubs[uid] = stub
+                    stubs[uid] = stub
                     if stub_sets is not None:
                         stub_sets.append((i, stub))
                 tally[stub.reason] = tally.get(stub.reason, 0) + 1
@@ -371,15 +393,18 @@ def resolve_refs(
                     continue
             if not targets:
                 continue
+        line = ref.line
         for tgt in targets:
             if tgt == src:
                 continue
-            edge = Edge(ref.type, src, tgt, ref.file, ref.line, how if how else "exact", dict(extra))
-            k = edge.key()
+            k = (rtype, src, tgt, file, line)  # Edge.key()
             if k in seen:
                 continue
             seen.add(k)
-            edges.setdefault(ref.file, []).append(edge)
+            edge = Edge(rtype, src, tgt, file, line, how if how else "exact", dict(extra))
+            if file_edges is None:
+                file_edges = edges.setdefault(file, [])
+            file_edges.append(edge)
             if how and how != "stub":
                 tally[how] = tally.get(how, 0) + 1
     if tally:
@@ -448,13 +473,17 @@ def _plan(table: SymbolTable, repo: str, ref: Reference, hints: RefHints, has_pa
     found, how, stub = _targets(table, ref, hints, family_of)
     targets: list[str]
     if stub is not None:
+        # Every reference with this plan looks its stub up in ``res.stubs`` (resolve_refs):
+        # the key that look-up reads is the plan's, recorded for each file that uses it.
+        uid = stub.uid
+        table.note(("stub", uid))
         extra["target_identifier"] = ref.target_identifier
         lookup = _lookup_keys(ref, hints)
         if lookup:  # qualified names the cross-repo pass may find in another repo
             extra["lookup"] = lookup
         if ref.extra.get("arg_types"):  # and how it may choose among overloads there
             extra["arg_types"] = ref.extra["arg_types"]
-        return [stub.uid], how, extra, stub, None
+        return [uid], how, extra, stub, None
     if not found:
         return [], how, extra, None, None  # optional reference with nothing to link
     if hints.pass_ is not None:
