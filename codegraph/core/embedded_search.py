@@ -29,6 +29,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -160,6 +161,28 @@ def chunk_row(c: Chunk) -> tuple[Any, ...]:
     )
 
 
+def _add_to_fts(conn: sqlite3.Connection, top: int) -> None:
+    """Index the chunk rows above rowid ``top`` (the ones inserted since) in every FTS
+    table: one bulk insert per field, so FTS5 flushes its pending terms once."""
+    for table, col in FTS_FIELDS:
+        conn.execute(f"INSERT INTO {table}(rowid, {col}) SELECT rowid, {col} FROM chunks WHERE rowid > ?", (top,))
+
+
+@dataclass(slots=True)
+class _Bulk:
+    """A ``bulk_load`` in progress: rows above rowid ``top`` are not in the FTS tables yet;
+    ``pending``, the chunk ids upserted since (an update of one needs them there first)."""
+
+    top: int
+    pending: set[str] = field(default_factory=set)
+
+    def flush(self, conn: sqlite3.Connection) -> None:
+        if self.pending:
+            _add_to_fts(conn, self.top)
+            self.top = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0]
+            self.pending.clear()
+
+
 class EmbeddedSearchIndex:
     """SearchIndex over one SQLite file. ``path`` is created (with its folder) if
     missing. Raises StoreUnavailable (naming CODEGRAPH_HOME) when it cannot be opened."""
@@ -213,8 +236,17 @@ class EmbeddedSearchIndex:
         return conn
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self, fts_later: bool = False) -> Iterator[sqlite3.Connection]:
+        """One write transaction; inside ``bulk_load``, part of the load's. A write there
+        other than ``upsert_chunks``'s (``fts_later``) first brings the FTS tables up to
+        date: its triggers delete from them."""
         conn = self._conn()
+        bulk: _Bulk | None = getattr(self._local, "bulk", None)
+        if bulk is not None:
+            if not fts_later:
+                bulk.flush(conn)
+            yield conn
+            return
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as e:  # another writer held the lock past busy_timeout
@@ -288,11 +320,18 @@ class EmbeddedSearchIndex:
             return
         latest = {c.chunk_id: c for c in chunks}  # last one wins within a call
         items = list(latest.values())
-        with self._write() as conn:
+        with self._write(fts_later=True) as conn:
             # Rows this call inserts get rowids above the largest one now (SQLite's rule
             # for tables without INTEGER PRIMARY KEY); rows it updates keep theirs, and
             # their FTS entries follow by the AFTER UPDATE triggers.
-            top = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0]
+            bulk: _Bulk | None = getattr(self._local, "bulk", None)
+            if bulk is not None:
+                # Inside a load: the FTS tables get the new rows at its end, unless this call
+                # updates one of them (its trigger would delete what FTS does not hold yet).
+                if not bulk.pending.isdisjoint(latest):
+                    bulk.flush(conn)
+                bulk.pending.update(latest)
+            top = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0] if bulk is None else 0
             dropped_repos: set[str] = set()
             for batch in _batches(items):
                 ids = [c.chunk_id for c in batch]
@@ -308,11 +347,34 @@ class EmbeddedSearchIndex:
                         [c.chunk_id for c in changed],
                     )
                     dropped_repos.update(c.repo for c in changed)
-            for table, col in FTS_FIELDS:  # one bulk insert per field: FTS5 flushes once
-                conn.execute(f"INSERT INTO {table}(rowid, {col}) SELECT rowid, {col} FROM chunks WHERE rowid > ?",
-                             (top,))
+            if bulk is None:
+                _add_to_fts(conn, top)
             if dropped_repos:
                 self._bump(conn, dropped_repos)
+
+    @contextmanager
+    def bulk_load(self, repo: str) -> Iterator[None]:
+        """A full load (``codegraph.core.search_index.bulk_load``) on this thread: every
+        write inside is one transaction, and the rows ``upsert_chunks`` inserts reach the
+        FTS tables once, when the block ends: one ``INSERT ... SELECT`` per field for the
+        whole load instead of one per call (FTS5 writes fewer segments and merges less:
+        ~14 % of the instructions of Django's search writes, 12,000 chunks in 7 calls).
+        The chunks are searchable when the block ends; one that raises commits the writes
+        made before the error (as each call committed its own outside a load)."""
+        if getattr(self._local, "bulk", None) is not None:
+            raise RuntimeError(f"bulk_load({repo!r}) inside another bulk_load of {self.path}")
+        error: BaseException | None = None
+        with self._write() as conn:
+            bulk = self._local.bulk = _Bulk(conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0])
+            try:
+                yield
+            except BaseException as e:  # the writes before it are kept: committed below, then it is raised
+                error = e
+            finally:
+                self._local.bulk = None
+            bulk.flush(conn)
+        if error is not None:
+            raise error
 
     def delete_files(self, repo: str, paths: list[str]) -> int:
         deleted = 0

@@ -6,6 +6,7 @@ back when the block ends by success, by an error, or (after a kill) at the next 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -189,5 +190,51 @@ def test_the_pipeline_writes_more_than_one_batch_inside_bulk_load(tmp_path: Path
         _write_search(ix, "big", {}, chunks("big", 4001), [], lambda *a: None)
         _write_search(ix, "small", {}, chunks("small", 2000), [], lambda *a: None)
         assert Recording.loads == [("big", 4001)]  # one batch needs no load mode
+    finally:
+        ix.close()
+
+
+def test_an_embedded_load_indexes_rows_updated_or_deleted_inside_it(tmp_path: Path) -> None:
+    """The embedded index adds a load's new rows to FTS at its end: a chunk upserted twice,
+    or deleted, inside the load is in FTS first (its triggers delete from FTS), and the
+    index ends as the same calls outside a load leave it."""
+    import sqlite3
+
+    from codegraph.core.embedded_search import FTS_FIELDS, EmbeddedSearchIndex
+
+    def run(ix: EmbeddedSearchIndex, load: bool) -> None:
+        first, again = chunks("r", 30), chunks("r", 10, tag="edited")
+        with bulk_load(ix, "r") if load else contextlib.nullcontext():
+            ix.upsert_chunks(first)
+            ix.upsert_chunks(again)  # rows of the load's first call, updated
+            ix.delete_chunks("r", [first[20].chunk_id])
+            ix.upsert_chunks(chunks("s", 5))
+
+    out = []
+    for load in (True, False):
+        ix = EmbeddedSearchIndex(tmp_path / f"{load}.db")
+        run(ix, load)
+        ix.close()
+        c = sqlite3.connect(tmp_path / f"{load}.db")
+        for table, _ in FTS_FIELDS:
+            c.execute(f"INSERT INTO {table}({table}, rank) VALUES ('integrity-check', 1)")
+        out.append([c.execute("SELECT rowid, chunk_id, text FROM chunks ORDER BY rowid").fetchall(),
+                    c.execute("SELECT rowid FROM fts_text WHERE fts_text MATCH 'edited' ORDER BY rowid").fetchall()])
+        c.close()
+    assert out[0] == out[1] and len(out[0][1]) == 10
+
+
+def test_an_error_inside_an_embedded_load_keeps_the_writes_before_it(tmp_path: Path) -> None:
+    from codegraph.core.embedded_search import EmbeddedSearchIndex
+
+    ix = EmbeddedSearchIndex(tmp_path / "search.db")
+    try:
+        with pytest.raises(KeyError, match="stop"), bulk_load(ix, "r"):
+            ix.upsert_chunks(chunks("r", 30))
+            raise KeyError("stop")
+        assert [cid for cid, _ in ix.bm25("func_17", 1, repo="r")] == [chunks("r", 30)[17].chunk_id]
+        with bulk_load(ix, "r"):  # the load ended: another may start
+            ix.upsert_chunks(chunks("r", 31))
+        assert ix.stats("r")["chunks"] == 31
     finally:
         ix.close()
