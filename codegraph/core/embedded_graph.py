@@ -20,6 +20,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
+from codegraph.core import wal_checkpoint
 from codegraph.core.errors import StoreUnavailable, Unsupported
 from codegraph.core.graph_rows import EdgeRow, edge_rows, file_row, node_row, symbol_row
 from codegraph.core.models import (
@@ -221,19 +222,10 @@ class EmbeddedGraphStore:
                 c.execute("PRAGMA wal_autocheckpoint=1000")  # SQLite's default again
 
     def checkpoint(self) -> None:
-        """Copy the committed WAL into the database file (a PASSIVE checkpoint: readers and
-        writers go on) on a connection of its own, so any thread may call it. Mostly waiting
-        for the disk (fsync of the WAL and of the file): a full index's first commit is
-        ~60 MB of WAL. Then, if nobody reads or writes (busy_timeout 0, no wait), the WAL is
-        truncated (TRUNCATE): the last close (the CLI's end) no longer deletes 60 MB of file
-        (~25-40 ms of wall). Raises sqlite3.Error as the PASSIVE checkpoint does."""
-        c = sqlite3.connect(self.path, timeout=60, isolation_level=None, check_same_thread=False)
-        try:
-            c.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            c.execute("PRAGMA busy_timeout=0")
-            c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()  # busy: (1, ..), the WAL as it was
-        finally:
-            c.close()
+        """Copy the committed WAL into the database file, then truncate it if nobody reads
+        or writes (``codegraph.core.wal_checkpoint.checkpoint``, on a connection of its own,
+        so any thread may call it). Raises sqlite3.Error as the PASSIVE checkpoint does."""
+        wal_checkpoint.checkpoint(self.path)
 
     def ensure_schema(self) -> None:
         """Create the tables, or bring a file of an older layout to ``LAYOUT`` in one

@@ -11,8 +11,6 @@ State is written only after the graph and the search index were updated successf
 from __future__ import annotations
 
 import logging
-import sqlite3
-import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -22,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from codegraph.core import wal_checkpoint
 from codegraph.core.completeness import commit_run, running_record
 from codegraph.core.git import git_head
 from codegraph.core.graph_store import GraphStore
@@ -226,22 +225,6 @@ def _apply(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future
             f.close()  # rolls back when the run did not get to commit it; else waits for the child's end
 
 
-def _checkpoint_beside(graph: GraphStore) -> threading.Thread:
-    """The graph's WAL checkpoint (``EmbeddedGraphStore.checkpoint``) on a helper thread,
-    started: it is mostly waiting for the disk, which the run's last steps need not do.
-    A failed checkpoint loses nothing (the commit is in the WAL; the next one copies it),
-    as SQLite's own autocheckpoint ignores its failures."""
-    def run() -> None:
-        try:
-            graph.checkpoint()  # type: ignore[attr-defined]
-        except sqlite3.Error as e:
-            log.debug("graph checkpoint after the run's commit failed: %s", e)
-
-    t = threading.Thread(target=store_thread(run), name="graph-checkpoint", daemon=True)
-    t.start()
-    return t
-
-
 def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Future[tuple[int, float]] | None,
                saver: list[ForkedSave]) -> IndexSummary:
     s, root, repo, fresh = plan.summary, plan.root, plan.repo, plan.fresh
@@ -374,20 +357,18 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
     # The graph's run commits here while a forked save still writes its rows, and the state
     # commits after it: a run whose graph did not commit keeps the state it had; one killed
     # in between rebuilds (docs/DESIGN.md#refresh). A forked save's run (many files) leaves
-    # both WAL checkpoints (~60 + ~30 MB on the stdlib, mostly fsync waits) to run beside
-    # its last steps: the graph's on a helper thread, the state's in the child after it
-    # committed; the run waits for both at its end.
-    beside = bool(saver) and hasattr(graph, "checkpoint")
+    # both WAL checkpoints (~60 + ~30 MB on the stdlib, mostly fsync waits) to a process of
+    # their own once both committed (codegraph.core.wal_checkpoint): every row is committed
+    # and readable then, and the run need not wait for the disk.
+    beside = bool(saver) and hasattr(graph, "checkpoint")  # the embedded graph: a WAL of its own
     commit_run(graph, checkpoint=not beside)
-    checkpoint = _checkpoint_beside(graph) if beside else None
     try:
         _finish(plan, s, counts, state, saver, (_repo_state(plan, now), fresh, removed, edges_hashes,
-                                                resolved.state if resolved is not None else None), snapshot, t)
-    finally:  # no checkpoint or child outlives the run, also when the state save failed
-        if checkpoint is not None:
-            checkpoint.join()
+                                                resolved.state if resolved is not None else None), snapshot, t,
+                wal=[graph.path] if beside else [])  # type: ignore[attr-defined]
+    finally:  # no child outlives the run, also when the state save failed
         for f in saver:
-            f.close()  # the child's checkpoint and end
+            f.close()
     s.timings["total"] = time.perf_counter() - t0
     log.info("indexed %s: %d files (%d parsed, %d removed, %d extraction failures), %d symbols, %d edges, "
              "%d stubs in %.2fs", repo, s.files, s.changed, s.removed, s.extract_failures, s.symbols, s.edges,
@@ -396,12 +377,14 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
 
 
 def _finish(plan: LoadPlan, s: IndexSummary, counts: dict[str, Any], state: StateStore, saver: list[ForkedSave],
-            save: tuple[Any, ...], snapshot: tuple[str, list[str]] | None, t: float) -> None:
+            save: tuple[Any, ...], snapshot: tuple[str, list[str]] | None, t: float, wal: list[Path]) -> None:
     """The state's commit (the forked child's, or the save in the process), the summary's
-    counts, then ``plan.after``."""
+    counts, then ``plan.after``. After a forked save's commit, the WAL checkpoints of the
+    state and of the databases in ``wal`` go to a process of their own."""
     fresh = plan.fresh
     if saver:
         saver[0].commit()
+        wal_checkpoint.detach([*wal, state.path])
     else:
         state.save(*save, stats=plan.stats, snapshot=snapshot)
     s.symbols = counts["nodes"].get("Symbol", 0)

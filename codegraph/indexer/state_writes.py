@@ -9,9 +9,9 @@ by ``fork`` right after resolution inherits what the save needs (no pickling), o
 own connection to the state file, writes every row inside one transaction, and then
 waits: the run sends ``commit`` after the graph's commit; a run that raises, or dies, ends
 the pipe and the child rolls back. The second core does the save while the first writes
-the edges. The child's commit leaves the WAL checkpoint out; it answers ``done`` at the
-commit and checkpoints after it, while the run ends (the run waits for the child's end
-last, ``ForkedSave.close``).
+the edges. The child's commit leaves the WAL checkpoint out (the run hands it to
+``codegraph.core.wal_checkpoint`` with the graph's); it answers ``done`` at the commit and
+ends (the run waits for the child's end last, ``ForkedSave.close``).
 
 Used only for a save of many files (a refresh of a few files stays in the process: a
 fork costs more than its rows), on a platform with ``fork``, and only when no other
@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-import sqlite3
 import threading
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -38,6 +37,9 @@ from codegraph.indexer import fork_guard
 from codegraph.indexer.state import StateStore
 
 FORK_AT_LEAST = 200  # files saved (changed + resolved); fewer, and the save stays in the process
+
+
+_KEPT_OPEN: list[StateStore] = []  # in the child: the store whose connection is never closed (_child)
 
 
 class _Abort(Exception):
@@ -64,15 +66,14 @@ def _child(path: str, args: tuple[Any, ...], kwargs: dict[str, Any], conn: Conne
         if prepare is not None:
             prepare()
         store = StateStore(Path(path))  # its own connection (none was open across the fork)
-        # The commit only appends to the WAL; the run goes on at "done" while this process
-        # copies the WAL into the file (~30 MB on the stdlib: mostly fsync waits), and the
-        # run waits for this process's end only when it ends itself (ForkedSave.close).
+        # The commit only appends to the WAL (~30 MB on the stdlib): the run hands copying it
+        # into the file to codegraph.core.wal_checkpoint, with the graph's. The connection is
+        # left open when this process ends: closing the file's last connection would copy it
+        # here, and the run waits for this process's end (ForkedSave.close).
         store.conn.execute("PRAGMA wal_autocheckpoint=0")
         store.save(*args, before_commit=ready, **kwargs)
+        _KEPT_OPEN.append(store)  # not freed (and so closed) when this function returns
         conn.send(("done",))
-        with contextlib.suppress(sqlite3.Error):  # a failed checkpoint loses nothing: the next one copies it
-            store.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        store.close()
     except _Abort:
         pass
     except BaseException as e:  # every other failure goes back to the run
@@ -123,7 +124,7 @@ class ForkedSave:
 
     def commit(self) -> None:
         """Wait until every row is written, commit them; the store's connection is open
-        again on return (the child may still be checkpointing its WAL)."""
+        again on return (the child may not have ended yet)."""
         self._recv()  # ("ready",)
         self.conn.send("commit")
         self._recv()  # ("done",)
@@ -131,8 +132,8 @@ class ForkedSave:
         self.state.reopen()
 
     def close(self) -> None:
-        """Wait for the child's end: after ``commit`` its WAL checkpoint; before it, it rolls
-        back. Once; later calls do nothing."""
+        """Wait for the child's end (before ``commit``, it rolls back). Once; later calls do
+        nothing."""
         if not self.conn.closed:
             self._join()
 

@@ -1,7 +1,7 @@
 """The end of a run whose state save is forked (docs/DESIGN.md#refresh): the graph commits
-without its WAL checkpoint, the state commits, then the content phase runs while both
-checkpoints (the graph's on a helper thread, the state's in the child) copy the WALs into
-the files; the run returns after both, with every committed row in the database files.
+without its WAL checkpoint, the state commits, then both checkpoints go to a process of
+their own (codegraph.core.wal_checkpoint) and the content phase runs: the run does not wait
+for the disk, and once that process ended every committed row is in the database files.
 The main process's serial tail leaves the fresh files' edge hashes to the forked save, and
 builds stub nodes without ``asdict``."""
 
@@ -11,7 +11,6 @@ import os
 import shutil
 import sqlite3
 import threading
-import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from codegraph.core import wal_checkpoint
 from codegraph.core.embedded_graph import EmbeddedGraphStore
 from codegraph.core.embedded_search import EmbeddedSearchIndex
 from codegraph.core.models import StubRecord
@@ -68,35 +68,38 @@ def _committed_state(home: Path) -> bool:
         c.close()
 
 
-def test_the_checkpoints_run_after_both_commits_beside_the_content_phase(
+def test_the_checkpoints_go_to_a_process_of_their_own_once_both_committed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fork_every_save(monkeypatch)
     src, home = _tree(tmp_path / "src"), tmp_path / "home"
     seen: dict[str, Any] = {}
     content_ran = threading.Event()
-    real_checkpoint, real_content = EmbeddedGraphStore.checkpoint, content.index_content
+    real_detach, real_content = wal_checkpoint.detach, content.index_content
 
-    def checkpoint(self: EmbeddedGraphStore) -> None:
-        # Both only happen while this checkpoint is pending when the run does not wait for it first.
-        seen["state commits beside it"] = any(_committed_state(home) or time.sleep(0.01) for _ in range(6000))
-        seen["content beside it"] = content_ran.wait(60)
-        seen["thread"] = threading.current_thread().name
-        real_checkpoint(self)
+    def detach(paths: Any) -> Any:
+        paths = list(paths)
+        seen["paths"] = sorted(p.name for p in paths)
+        seen["state committed"] = _committed_state(home)
+        seen["content already ran"] = content_ran.is_set()
+        seen["process"] = proc = real_detach(paths)
+        return proc
 
     def index_content(*a: Any, **k: Any) -> Any:
         out = real_content(*a, **k)
         content_ran.set()
         return out
 
-    monkeypatch.setattr(EmbeddedGraphStore, "checkpoint", checkpoint)
+    monkeypatch.setattr(wal_checkpoint, "detach", detach)
     monkeypatch.setattr(content, "index_content", index_content)
+    monkeypatch.setattr(EmbeddedGraphStore, "checkpoint", lambda self: pytest.fail("no checkpoint in the run"))
     g, s, st = EmbeddedGraphStore(home / "graph.db"), EmbeddedSearchIndex(home / "search.db"), StateStore(
         home / "state.db")
     try:
         out = index_repo(src, "r", g, s, st, workers=1)
-        assert seen == {"state commits beside it": True, "content beside it": True, "thread": "graph-checkpoint"}
+        assert seen.pop("process") is not None  # started, not run here
+        assert seen == {"paths": ["graph.db", "state.db"], "state committed": True, "content already ran": False}
         assert out.content["chunks"]["docs"] == 1
-        assert not [t for t in threading.enumerate() if t.name == "graph-checkpoint"]
+        wal_checkpoint.wait_detached(60)
         # Every row is in the files themselves (the connections are still open: no close checkpointed them).
         assert _rows(home / "graph.db", "SELECT count(*) FROM nodes WHERE repo='r'") == \
             g._conn().execute("SELECT count(*) FROM nodes WHERE repo='r'").fetchone()[0] > 6
@@ -108,9 +111,46 @@ def test_the_checkpoints_run_after_both_commits_beside_the_content_phase(
         st.close()
 
 
+def test_the_checkpoint_process_copies_the_wal_and_creates_nothing(tmp_path: Path) -> None:
+    """What the detached process runs: the committed WAL into the file; a path that is
+    not there stays absent (a home removed meanwhile gets no empty database)."""
+    db = tmp_path / "g.db"
+    c = sqlite3.connect(db, isolation_level=None)
+    c.execute("PRAGMA journal_mode=WAL")
+    c.execute("PRAGMA wal_autocheckpoint=0")
+    c.execute("CREATE TABLE t(x)")
+    c.executemany("INSERT INTO t VALUES (?)", [(i,) for i in range(500)])
+    assert _rows(db, "SELECT count(*) FROM sqlite_master") == 0  # all of it still in the WAL
+    proc = wal_checkpoint.detach([db, tmp_path / "gone" / "x.db", tmp_path / "absent.db"])
+    assert proc is not None
+    wal_checkpoint.wait_detached(60)
+    assert proc.returncode == 0
+    assert _rows(db, "SELECT count(*) FROM t") == 500
+    assert not (tmp_path / "absent.db").exists() and not (tmp_path / "gone").exists()
+    c.close()
+
+
+def test_without_a_process_the_checkpoints_run_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "g.db"
+    c = sqlite3.connect(db, isolation_level=None)
+    c.execute("PRAGMA journal_mode=WAL")
+    c.execute("PRAGMA wal_autocheckpoint=0")
+    c.execute("CREATE TABLE t(x)")
+
+    def no_process(*a: Any, **k: Any) -> Any:
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(wal_checkpoint.subprocess, "Popen", no_process)
+    assert wal_checkpoint.detach([db, tmp_path / "absent.db"]) is None
+    assert _rows(db, "SELECT count(*) FROM sqlite_master") == 1
+    assert not (tmp_path / "absent.db").exists()
+    c.close()
+
+
 def test_a_run_in_the_process_checkpoints_in_its_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A small run (the save in the process) commits as before: no helper thread."""
+    """A small run (the save in the process) checkpoints inside its commit, as SQLite does."""
     monkeypatch.setattr(EmbeddedGraphStore, "checkpoint", lambda self: pytest.fail("no checkpoint thread wanted"))
+    monkeypatch.setattr(wal_checkpoint, "detach", lambda paths: pytest.fail("no checkpoint process wanted"))
     src, home = _tree(tmp_path / "src"), tmp_path / "home"
     g, s, st = EmbeddedGraphStore(home / "graph.db"), EmbeddedSearchIndex(home / "search.db"), StateStore(
         home / "state.db")
