@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import sqlite3
 import subprocess
 import sys
@@ -38,14 +39,22 @@ def checkpoint(path: Path, *, create: bool = True) -> None:
     close does not delete tens of MB of file. ``create=False``: a file that is not there
     is left alone (sqlite3.OperationalError) instead of created empty. Raises
     sqlite3.Error as the PASSIVE checkpoint does."""
-    target = f"{path.resolve().as_uri()}?mode=rw" if not create else str(path)
-    c = sqlite3.connect(target, uri=not create, timeout=60, isolation_level=None, check_same_thread=False)
+    c = _connect(path, create)
     try:
-        c.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        c.execute("PRAGMA busy_timeout=0")
-        c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()  # busy: (1, ..), the WAL as it was
+        _copy(c)
     finally:
         c.close()
+
+
+def _connect(path: Path, create: bool) -> sqlite3.Connection:
+    target = str(path) if create else f"{path.resolve().as_uri()}?mode=rw"
+    return sqlite3.connect(target, uri=not create, timeout=60, isolation_level=None, check_same_thread=False)
+
+
+def _copy(c: sqlite3.Connection) -> None:
+    c.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    c.execute("PRAGMA busy_timeout=0")
+    c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()  # busy: (1, ..), the WAL as it was
 
 
 def detach(paths: Iterable[Path]) -> subprocess.Popen[bytes] | None:
@@ -79,15 +88,19 @@ def wait_detached(timeout: float | None = None) -> None:
         _detached.remove(proc)
 
 
-def _main(argv: list[str]) -> int:
+def _main(argv: list[str]) -> None:
+    kept = []
     for p in argv:
         with contextlib.suppress(sqlite3.Error):  # loses nothing (module doc); nobody reads this output
-            checkpoint(Path(p), create=False)
-    return 0
+            kept.append(c := _connect(Path(p), create=False))
+            _copy(c)
+    # Ended without closing: the close of a file's last connection deletes its WAL and shared
+    # memory files, which a caller removing the folder meanwhile (rm -r) would see vanish.
+    os._exit(0)
 
 
 if __name__ == "__main__":
-    raise SystemExit(_main(sys.argv[1:]))
+    _main(sys.argv[1:])
 
 
 __all__ = ["checkpoint", "detach", "wait_detached"]
