@@ -136,6 +136,9 @@ class LoadPlan:
     # Called with the summary after the graph and the state committed, while the WAL
     # checkpoints still run (index_repo: the content phase), before the run ends.
     after: Callable[[IndexSummary], None] | None = None
+    # The search kinds ``after`` writes (``SearchIndex.for_kind``): a forked search-writes
+    # child opens them first, so a new file's schema (a few fsyncs) is not made at the end.
+    after_kinds: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -180,7 +183,13 @@ def apply_extractions(plan: LoadPlan, graph: GraphStore, search: SearchIndex | N
             return _write_search(index, plan.repo, plan.fresh, plan.chunks, plan.removed, tick)
 
         if fork_ok(search, len(plan.chunks), SEARCH_BATCH):
-            child = start_forked(search, write)
+            def write_then_open(index: SearchIndex, tick: Progress) -> tuple[int, float]:
+                out = write(index, tick)
+                for kind in plan.after_kinds:  # made now, on the second core; reopened by ``after``
+                    index.for_kind(kind).close()  # type: ignore[attr-defined]
+                return out
+
+            child = start_forked(search, write_then_open)
             written = writer.submit(wait_forked, *child, plan.progress)
         else:
             # In process: no fork of this run while it writes (codegraph.indexer.fork_guard).
@@ -276,10 +285,6 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
         res, links = resolved.res, resolved.links
         s.resolutions = resolved.totals
         s.resolved_files = len(resolved.files) if resolved.files is not None else len(all_fx)
-        if resolved.stubs:
-            graph.upsert_nodes([st.to_node() for st in resolved.stubs])
-        if links.nodes:
-            graph.upsert_nodes(links.nodes)
         for p, es in links.edges.items():
             res.edges.setdefault(p, []).extend(es)
         save_client_calls(state, repo, links.unplaced)  # matched across repos by codegraph.indexer.cross_repo
@@ -299,9 +304,7 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
             if node is not None and (node.props.get("route"), node.props.get("app")) != want:
                 cached[p].file.route, cached[p].file.app = want
                 moved.append(cached[p])
-        if moved:
-            graph.import_files(repo, [FileImport(fx.file, fx.symbols) for fx in moved])
-            rewrite.extend(fx.file.path for fx in moved)
+        rewrite.extend(fx.file.path for fx in moved)
         moved_paths = {fx.file.path for fx in moved}
         unhashed: list[str] = []  # fresh files: rewritten whatever their hash, which only the state keeps
         for fx in all_fx:
@@ -331,6 +334,14 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
                                     stats=plan.stats, snapshot=snapshot, prepare=hash_fresh))
         else:
             hash_fresh()
+        # The graph's writes after the fork: the save (on the critical path of a full run)
+        # starts as soon as its rows are known, and the graph gets them in the same order.
+        if resolved.stubs:
+            graph.upsert_nodes([st.to_node() for st in resolved.stubs])
+        if links.nodes:
+            graph.upsert_nodes(links.nodes)
+        if moved:
+            graph.import_files(repo, [FileImport(fx.file, fx.symbols) for fx in moved])
         for i in range(0, len(rewrite), LOAD_BATCH):
             part = rewrite[i:i + LOAD_BATCH]
             graph.replace_edges(repo, part, [e for p in part for e in res.edges.get(p, [])])

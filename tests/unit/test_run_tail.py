@@ -215,3 +215,34 @@ def test_a_forked_save_hashes_the_fresh_files_edges_in_its_child(tmp_path: Path,
     shutil.copytree(edited / "pkg", src / "pkg", dirs_exist_ok=True)
     second, _ = run(tmp_path / "forked")
     assert second.get(me, 0) >= 1 and sum(second.values()) > second[me]  # unchanged files here, m0 there
+
+
+def test_the_search_writes_child_makes_the_content_kinds_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full load's forked search-writes child creates the content kinds' index files
+    (LoadPlan.after_kinds) after its writes: the content phase at the run's end only opens
+    them, and finds its chunks written as before."""
+    _fork_every_save(monkeypatch)
+    made = tmp_path / "made"
+    made.mkdir()
+    real = EmbeddedSearchIndex.ensure_schema
+
+    def ensure_schema(self: EmbeddedSearchIndex) -> None:
+        if not self.path.exists():  # this call creates the file
+            (made / f"{self.path.name}.{os.getpid()}").touch()
+        real(self)
+
+    monkeypatch.setattr(EmbeddedSearchIndex, "ensure_schema", ensure_schema)
+    src, home = _tree(tmp_path / "src"), tmp_path / "home"
+    g, s, st_ = EmbeddedGraphStore(home / "graph.db"), EmbeddedSearchIndex(home / "search.db"), StateStore(
+        home / "state.db")
+    try:
+        out = index_repo(src, "r", g, s, st_, workers=1)
+        assert out.content["chunks"] == {"schema": 0, "config": 0, "docs": 1}
+        assert sum(map(len, s.for_kind("docs").chunk_ids_by_file("r").values())) == 1
+    finally:
+        g.close()
+        s.close()
+        st_.close()
+    by = {f.name.rsplit(".", 1)[0]: int(f.name.rsplit(".", 1)[1]) for f in made.iterdir()}
+    kinds = {f"search-{k}.db" for k in ("schema", "config", "docs")}
+    assert kinds <= set(by) and all(by[k] != os.getpid() for k in kinds)
