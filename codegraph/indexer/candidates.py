@@ -39,6 +39,14 @@ def try_candidate(table: SymbolTable, cand: Candidate) -> tuple[list[SymbolRecor
     """Symbols (or file paths, for path/dir candidates) a candidate names, with its label
     (docs/DESIGN.md#resolution; the hint kinds: ``codegraph.indexer.hints``)."""
     how = cand.how
+    # Most candidates are a path or a qualified name, and most of them fail (Python imports
+    # list every spelling of a module): those two are answered before the match's chain of
+    # class tests (no hint kind has subclasses, so the type says the case).
+    kind = type(cand)
+    if kind is FilePath:
+        return ([cand.path] if cand.path in table.files else []), how  # type: ignore[union-attr]
+    if kind is QualifiedName:
+        return list(table.by_qn.get(cand.qn, ())), how  # type: ignore[union-attr]
     owners: list[str]
     match cand:
         case QualifiedName(qn=qn):

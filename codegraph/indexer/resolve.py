@@ -100,10 +100,12 @@ def _targets(table: SymbolTable, ref: Reference, hints: RefHints, family_of: Cal
         found, how = try_candidate(table, cand)
         if found:
             return found, how, None
-        owner = cand.owner if isinstance(cand, Member) else cand.super_of if isinstance(cand, SuperMember) else None
-        if owner and table.owner_has_external_base(owner):
-            inherited_from_outside = True
-        if _typed_by_declared_type(table, cand):
+        kind = type(cand)  # no hint kind has subclasses
+        if kind is Member or kind is SuperMember:
+            owner = cand.owner if kind is Member else cand.super_of  # type: ignore[union-attr]
+            if owner and table.owner_has_external_base(owner):
+                inherited_from_outside = True
+        if (kind is Member or kind is ExportMember) and _typed_by_declared_type(table, cand):
             # The receiver's type is a type alias / interface of the repo that lacks the
             # member: a class elsewhere with a method of that name is not it.
             inherited_from_outside = True
