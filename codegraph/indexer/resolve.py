@@ -222,6 +222,7 @@ _PASSTHROUGH_SET = frozenset(_PASSTHROUGH_EXTRA)
 def link_bases(table: SymbolTable, extractions: list[FileExtraction]) -> None:
     """Resolve every EXTENDS / IMPLEMENTS reference into ``table.bases`` (and
     ``table.external_bases`` for a base not in the repo), before any member lookup."""
+    table.bases_final(False)
     for fx in extractions:
         for ref in fx.references:
             if ref.type not in _INHERITANCE:
@@ -233,6 +234,7 @@ def link_bases(table: SymbolTable, extractions: list[FileExtraction]) -> None:
             for t in found:
                 if isinstance(t, SymbolRecord) and t.qualified_name != ref.source_qualified_name:
                     table.bases[ref.source_qualified_name].append(t.qualified_name)
+    table.bases_final(True)
 
 
 def resolve_repo(

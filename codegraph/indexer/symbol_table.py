@@ -80,6 +80,10 @@ class SymbolTable:
         pass when ``inheritance``). A no-op here; ``codegraph.indexer.affected`` records
         them to know which files a later change can affect (docs/DESIGN.md#refresh)."""
 
+    def bases_final(self, final: bool) -> None:
+        """``bases`` / ``external_bases`` are complete (``link_bases`` done) when ``final``,
+        being built when not: a table may keep look-ups that walk them only meanwhile."""
+
     def note(self, key: tuple[str, Any]) -> None:
         """The current reference depends on ``key`` (a derived fact such as
         ``("subclasses", qn)``); a no-op here, recorded by ``codegraph.indexer.affected``."""

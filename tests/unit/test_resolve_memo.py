@@ -1,7 +1,8 @@
 """The resolver's memos (``codegraph.indexer.resolve_memo``: the parsed hints across the run, the
 plans of ``resolve_refs`` shared by references with the same RefHints, with the keys they read;
-``SymbolTable.named``, the unique-name look-up, whose recording
-table adds the keys its first look-up read) change nothing: a resolution whose memos never hit gives
+``SymbolTable.named``, the unique-name look-up, and the recording table's ``member``,
+``owner_has_external_base``, ``module_files`` and ``export``, each of which adds the keys its
+first look-up read) change nothing: a resolution whose memos never hit gives
 every output of ``resolve_and_link`` the same and in the same order: edges, stub records and
 where each was set, counts per file, dependency keys per file, the state blob, the boundary
 links. Checked on this product's own package and on random files drawn from a small pool of
@@ -69,6 +70,8 @@ def _without_memos(fxs: list[FileExtraction], state: StateStore, monkeypatch: py
         m.setattr(resolve, "ExtraMemo", _NeverHits)
         for module in (symbol_table, tracing_table):  # SymbolTable.named: no memo key, every look-up made
             m.setattr(module, "named_key", lambda *a: None)
+        for name in ("member", "owner_has_external_base", "module_files", "export"):  # the recording table's memos
+            m.setattr(tracing_table.TracingTable, name, getattr(symbol_table.SymbolTable, name))
         return _outputs(fxs, state, root)
 
 
