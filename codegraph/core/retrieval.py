@@ -172,8 +172,12 @@ class _TokenTerms(dict[str, tuple[str, ...]]):
     def __missing__(self, word: str) -> tuple[str, ...]:
         if len(self) >= self.MAX:
             self.clear()
-        tokens = _IDENT_RE.findall(word)
-        terms = _kept_terms(tokens[0]) if len(tokens) == 1 else tuple(chain.from_iterable(map(_kept_terms, tokens)))
+        # An ASCII identifier (about half the new words) is its one token; no regex needed.
+        if word.isascii() and word.isidentifier():
+            terms = _kept_terms(word)
+        else:
+            tokens = _IDENT_RE.findall(word)
+            terms = _kept_terms(tokens[0]) if len(tokens) == 1 else tuple(chain.from_iterable(map(_kept_terms, tokens)))
         self[word] = terms
         return terms
 

@@ -107,8 +107,12 @@ class CallsMixin:
                     break
             else:
                 return  # nothing handed over that could be a function
-        callees = [r["candidates"] for r in (ref.extra for ref in self.refs[before:] if ref.type == CALLS)
-                   if r.get("candidates") and not r.get("optional")]
+        callees: list[list[dict[str, Any]]] = []
+        for ref in self.refs[before:]:
+            if ref.type == CALLS:
+                r = ref.extra
+                if r.get("candidates") and not r.get("optional"):
+                    callees.append(r["candidates"])
         if not callees:
             return
         if args is None:  # ``@dec`` hands the decorated definition to dec
