@@ -146,11 +146,21 @@ def save_linked(state_db: Path, cfg: WorkspaceConfig) -> None:
 
 
 def load_linked(state_db: Path) -> WorkspaceConfig | None:
+    """The config the last cross-repo link pass used (``save_linked``), None when none did.
+    Read-only: after a full index the state's WAL holds ~30 MB nobody synced yet, and any
+    write here (even creating the empty table) would commit with a sync of all of it
+    (~0.5 s on Django), on the way out of every first index."""
     if not state_db.is_file():
         return None
-    with sqlite3.connect(state_db, timeout=60) as c:
-        c.execute(_TABLE)
+    c = sqlite3.connect(f"{state_db.resolve().as_uri()}?mode=ro", uri=True, timeout=60)
+    try:
         row = c.execute("SELECT config FROM workspace_config WHERE key='linked'").fetchone()
+    except sqlite3.OperationalError as e:
+        if "no such table" in str(e):
+            return None  # nothing was ever linked
+        raise
+    finally:
+        c.close()
     return WorkspaceConfig.from_json(row[0]) if row else None
 
 

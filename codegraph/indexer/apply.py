@@ -369,15 +369,20 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
     # commits after it: a run whose graph did not commit keeps the state it had; one killed
     # in between rebuilds (docs/DESIGN.md#refresh). A forked save's run (many files) leaves
     # both WAL checkpoints (~60 + ~30 MB on the stdlib, mostly fsync waits) to a process of
-    # their own once both committed (codegraph.core.wal_checkpoint): every row is committed
-    # and readable then, and the run need not wait for the disk.
-    beside = bool(saver) and hasattr(graph, "checkpoint")  # the embedded graph: a WAL of its own
-    commit_run(graph, checkpoint=not beside)
+    # their own (codegraph.core.wal_checkpoint), started now so that it is up beside the
+    # commits, and let go once both committed: every row is committed and readable then, and
+    # the run need not wait for the disk.
+    embedded = hasattr(graph, "checkpoint")  # a WAL of its own
+    wal = [graph.path] if embedded else []  # type: ignore[attr-defined]
+    ahead = wal_checkpoint.start([*wal, state.path]) if saver else None
     try:
+        commit_run(graph, checkpoint=not (embedded and ahead is not None))
         _finish(plan, s, counts, state, saver, (_repo_state(plan, now), fresh, removed, edges_hashes,
                                                 resolved.state if resolved is not None else None), snapshot, t,
-                wal=[graph.path] if beside else [])  # type: ignore[attr-defined]
+                ahead)
     finally:  # no child outlives the run, also when the state save failed
+        if ahead is not None:
+            ahead.cancel()  # when the state did not commit (after go: nothing)
         for f in saver:
             f.close()
     s.timings["total"] = time.perf_counter() - t0
@@ -388,14 +393,15 @@ def _apply_run(plan: LoadPlan, graph: GraphStore, state: StateStore, written: Fu
 
 
 def _finish(plan: LoadPlan, s: IndexSummary, counts: dict[str, Any], state: StateStore, saver: list[ForkedSave],
-            save: tuple[Any, ...], snapshot: tuple[str, list[str]] | None, t: float, wal: list[Path]) -> None:
+            save: tuple[Any, ...], snapshot: tuple[str, list[str]] | None, t: float,
+            ahead: wal_checkpoint.Checkpointer | None) -> None:
     """The state's commit (the forked child's, or the save in the process), the summary's
-    counts, then ``plan.after``. After a forked save's commit, the WAL checkpoints of the
-    state and of the databases in ``wal`` go to a process of their own."""
+    counts, then ``plan.after``. After a forked save's commit, ``ahead`` may copy the WALs."""
     fresh = plan.fresh
     if saver:
         saver[0].commit()
-        wal_checkpoint.detach([*wal, state.path])
+        if ahead is not None:
+            ahead.go()
     else:
         state.save(*save, stats=plan.stats, snapshot=snapshot)
     s.symbols = counts["nodes"].get("Symbol", 0)

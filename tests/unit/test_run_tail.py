@@ -74,14 +74,18 @@ def test_the_checkpoints_go_to_a_process_of_their_own_once_both_committed(
     src, home = _tree(tmp_path / "src"), tmp_path / "home"
     seen: dict[str, Any] = {}
     content_ran = threading.Event()
-    real_detach, real_content = wal_checkpoint.detach, content.index_content
+    real_start, real_go, real_content = wal_checkpoint.start, wal_checkpoint.Checkpointer.go, content.index_content
 
-    def detach(paths: Any) -> Any:
+    def start(paths: Any) -> Any:
         paths = list(paths)
         seen["paths"] = sorted(p.name for p in paths)
+        seen["state committed at the start"] = _committed_state(home)
+        return real_start(paths)
+
+    def go(self: wal_checkpoint.Checkpointer) -> Any:
         seen["state committed"] = _committed_state(home)
         seen["content already ran"] = content_ran.is_set()
-        seen["process"] = proc = real_detach(paths)
+        seen["process"] = proc = real_go(self)
         return proc
 
     def index_content(*a: Any, **k: Any) -> Any:
@@ -89,7 +93,8 @@ def test_the_checkpoints_go_to_a_process_of_their_own_once_both_committed(
         content_ran.set()
         return out
 
-    monkeypatch.setattr(wal_checkpoint, "detach", detach)
+    monkeypatch.setattr(wal_checkpoint, "start", start)
+    monkeypatch.setattr(wal_checkpoint.Checkpointer, "go", go)
     monkeypatch.setattr(content, "index_content", index_content)
     monkeypatch.setattr(EmbeddedGraphStore, "checkpoint", lambda self: pytest.fail("no checkpoint in the run"))
     g, s, st = EmbeddedGraphStore(home / "graph.db"), EmbeddedSearchIndex(home / "search.db"), StateStore(
@@ -97,7 +102,8 @@ def test_the_checkpoints_go_to_a_process_of_their_own_once_both_committed(
     try:
         out = index_repo(src, "r", g, s, st, workers=1)
         assert seen.pop("process") is not None  # started, not run here
-        assert seen == {"paths": ["graph.db", "state.db"], "state committed": True, "content already ran": False}
+        assert seen == {"paths": ["graph.db", "state.db"], "state committed at the start": False,
+                        "state committed": True, "content already ran": False}
         assert out.content["chunks"]["docs"] == 1
         wal_checkpoint.wait_detached(60)
         # Every row is in the files themselves (the connections are still open: no close checkpointed them).
@@ -115,10 +121,7 @@ def test_the_checkpoint_process_copies_the_wal_and_creates_nothing(tmp_path: Pat
     """What the detached process runs: the committed WAL into the file; a path that is
     not there stays absent (a home removed meanwhile gets no empty database)."""
     db = tmp_path / "g.db"
-    c = sqlite3.connect(db, isolation_level=None)
-    c.execute("PRAGMA journal_mode=WAL")
-    c.execute("PRAGMA wal_autocheckpoint=0")
-    c.execute("CREATE TABLE t(x)")
+    c = _wal_db(db)
     c.executemany("INSERT INTO t VALUES (?)", [(i,) for i in range(500)])
     assert _rows(db, "SELECT count(*) FROM sqlite_master") == 0  # all of it still in the WAL
     proc = wal_checkpoint.detach([db, tmp_path / "gone" / "x.db", tmp_path / "absent.db"])
@@ -130,12 +133,37 @@ def test_the_checkpoint_process_copies_the_wal_and_creates_nothing(tmp_path: Pat
     c.close()
 
 
-def test_without_a_process_the_checkpoints_run_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = tmp_path / "g.db"
+def _wal_db(db: Path) -> sqlite3.Connection:
     c = sqlite3.connect(db, isolation_level=None)
     c.execute("PRAGMA journal_mode=WAL")
     c.execute("PRAGMA wal_autocheckpoint=0")
     c.execute("CREATE TABLE t(x)")
+    return c
+
+
+def test_a_checkpointer_started_ahead_copies_only_what_committed_before_go(tmp_path: Path) -> None:
+    """``start`` before the commits, ``go`` after them: the rows committed in between are in
+    the file; ``cancel`` instead ends the process without a copy."""
+    db, other = tmp_path / "g.db", tmp_path / "h.db"
+    c, d = _wal_db(db), _wal_db(other)
+    ahead, cancelled = wal_checkpoint.start([db]), wal_checkpoint.start([other])
+    assert ahead is not None and cancelled is not None
+    c.executemany("INSERT INTO t VALUES (?)", [(i,) for i in range(300)])  # committed after the start
+    d.executemany("INSERT INTO t VALUES (?)", [(i,) for i in range(300)])
+    proc = ahead.go()
+    cancelled.cancel()
+    wal_checkpoint.wait_detached(60)
+    assert proc.returncode == 0 and cancelled.proc.returncode == 0
+    assert _rows(db, "SELECT count(*) FROM t") == 300
+    assert _rows(other, "SELECT count(*) FROM sqlite_master") == 0  # nothing copied: all of it in the WAL
+    ahead.go()  # once: later calls do nothing
+    c.close()
+    d.close()
+
+
+def test_without_a_process_the_checkpoints_run_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "g.db"
+    c = _wal_db(db)
 
     def no_process(*a: Any, **k: Any) -> Any:
         raise OSError("no more processes")
@@ -150,7 +178,7 @@ def test_without_a_process_the_checkpoints_run_here(tmp_path: Path, monkeypatch:
 def test_a_run_in_the_process_checkpoints_in_its_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A small run (the save in the process) checkpoints inside its commit, as SQLite does."""
     monkeypatch.setattr(EmbeddedGraphStore, "checkpoint", lambda self: pytest.fail("no checkpoint thread wanted"))
-    monkeypatch.setattr(wal_checkpoint, "detach", lambda paths: pytest.fail("no checkpoint process wanted"))
+    monkeypatch.setattr(wal_checkpoint, "start", lambda paths: pytest.fail("no checkpoint process wanted"))
     src, home = _tree(tmp_path / "src"), tmp_path / "home"
     g, s, st = EmbeddedGraphStore(home / "graph.db"), EmbeddedSearchIndex(home / "search.db"), StateStore(
         home / "state.db")
