@@ -7,6 +7,7 @@ came from elsewhere (a JSONL load)."""
 
 from __future__ import annotations
 
+import builtins
 import os
 import sqlite3
 from pathlib import Path
@@ -33,16 +34,26 @@ def _tree(root: Path) -> None:
 
 
 def _opened(monkeypatch: pytest.MonkeyPatch, root: Path) -> list[str]:
-    """Repo-relative paths opened from now on (Path.read_bytes opens through Path.open)."""
+    """Repo-relative paths opened from now on, through Path.open (Path.read_bytes opens
+    through it) or the builtin ``open`` (the extraction's read; Path.open itself calls
+    ``io.open``, not the builtin name, so nothing is counted twice)."""
     seen: list[str] = []
-    real = Path.open
+    real_path_open, real_open = Path.open, builtins.open
+
+    def note(path: object) -> None:
+        if isinstance(path, str | Path) and Path(path).is_relative_to(root):
+            seen.append(Path(path).relative_to(root).as_posix())
 
     def spy(self: Path, *a: object, **k: object):  # type: ignore[no-untyped-def]
-        if self.is_relative_to(root):
-            seen.append(self.relative_to(root).as_posix())
-        return real(self, *a, **k)  # type: ignore[arg-type]
+        note(self)
+        return real_path_open(self, *a, **k)  # type: ignore[arg-type]
+
+    def spy_open(file: object, *a: object, **k: object):  # type: ignore[no-untyped-def]
+        note(file)
+        return real_open(file, *a, **k)  # type: ignore[call-overload]
 
     monkeypatch.setattr(Path, "open", spy)
+    monkeypatch.setattr(builtins, "open", spy_open)
     return seen
 
 
