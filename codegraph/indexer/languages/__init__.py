@@ -10,8 +10,29 @@ uses them, live as data files in ``queries/<language>/``.
 from __future__ import annotations
 
 import importlib
+import sys
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from types import ModuleType
+from typing import Any
+
+
+def lazy_exports(package: str, names: dict[str, str]) -> Callable[[str], Any]:
+    """A package's module ``__getattr__`` (PEP 562) for ``names`` (name -> the submodule of
+    ``package`` defining it): the submodule is imported on the name's first use, and the
+    value kept in the package. Raises AttributeError for any other name. Why: the
+    indexer's main process imports a language package for its link pass and never
+    extracts, so it need not load the extractor."""
+    def __getattr__(name: str) -> Any:
+        mod = names.get(name)
+        if mod is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{package}.{mod}"), name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    return __getattr__
+
 
 EXTENSIONS: dict[str, str] = {
     ".py": "python", ".pyi": "python",

@@ -34,8 +34,7 @@ query ``queries/<language>/tags.scm``.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from codegraph.indexer.languages import lazy_exports
 
 # name -> the module of this package defining it, imported on first use (PEP 562): the
 # indexer's main process imports ``modules`` for its link pass and never extracts, so it
@@ -44,13 +43,7 @@ _LAZY = {"extract": "extractor", "link_js_modules": "modules", "is_test_path": "
          "package_name": "paths", "specifier_paths": "paths"}
 
 
-def __getattr__(name: str) -> Any:
-    mod = _LAZY.get(name)
-    if mod is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{mod}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = ["extract", "link_js_modules", "module_name", "specifier_paths", "package_name", "is_test_path"]

@@ -39,8 +39,7 @@ INJECTS, module re-bindings), ``roots`` (the repo-wide package-root pass) and
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from codegraph.indexer.languages import lazy_exports
 
 # name -> the module of this package defining it, imported on first use (PEP 562): the
 # indexer's main process imports ``roots`` for its link pass and never extracts, so it
@@ -50,13 +49,7 @@ _LAZY = {"BUILTINS": "common", "DOCSTRING_MAX": "common", "LANGUAGE": "common", 
          "link_python_roots": "roots"}
 
 
-def __getattr__(name: str) -> Any:
-    mod = _LAZY.get(name)
-    if mod is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{mod}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = ["BUILTINS", "DOCSTRING_MAX", "LANGUAGE", "SIGNATURE_MAX", "extract", "is_test_path", "link_python_roots", "module_name", "visibility"]
