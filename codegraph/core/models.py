@@ -244,7 +244,13 @@ class Edge:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def key(self) -> tuple[str, str, str, str, int]:
-        return (self.type, self.source, self.target, self.file, self.line)
+        return edge_key(self.type, self.source, self.target, self.file, self.line)
+
+
+def edge_key(type_: str, source: str, target: str, file: str, line: int) -> tuple[str, str, str, str, int]:
+    """An edge's identity (``Edge.key``): edges with one key are one edge. The resolver
+    checks it before it builds the Edge."""
+    return (type_, source, target, file, line)
 
 
 @dataclass(slots=True)

@@ -91,7 +91,8 @@ def start(paths: Iterable[Path]) -> Checkpointer | None:
     """Start the checkpoint process of the databases at ``paths``: its own session, no
     terminal, stderr on /dev/null, stdin and stdout pipes to this process only until
     ``go``, so a caller reading this process's output sees its end at once. None when it
-    could not start (``detach`` then checkpoints in the process)."""
+    could not start: the caller checkpoints as it would without it (``detach`` here; a
+    run's graph in its commit, its state at a later checkpoint, which loses nothing)."""
     _detached[:] = [p for p in _detached if p.poll() is None]
     try:
         proc = subprocess.Popen([sys.executable, "-I", "-S", __file__, *map(str, paths)], stdin=subprocess.PIPE,

@@ -49,10 +49,6 @@ def try_candidate(table: SymbolTable, cand: Candidate) -> tuple[list[SymbolRecor
         return list(table.by_qn.get(cand.qn, ())), how  # type: ignore[union-attr]
     owners: list[str]
     match cand:
-        case QualifiedName(qn=qn):
-            return list(table.by_qn.get(qn, ())), how
-        case FilePath(path=path):
-            return ([path] if path in table.files else []), how
         case Directory(dir=d):
             return sorted(table.dirs.get(d.rstrip("/"), ())), how
         case FileExport(files=files, export=export):

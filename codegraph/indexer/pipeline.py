@@ -292,10 +292,10 @@ def _index_repo(
                                           paths=disc.paths).to_dict()  # the tree as discover listed it
                 s.timings["content"] = time.perf_counter() - t
 
-            from codegraph.core.content import CONFIG, DOCS, SCHEMA
+            from codegraph.core.content import CHUNK_KIND
 
             plan.after = content
-            plan.after_kinds = (SCHEMA, CONFIG, DOCS)  # what index_content writes
+            plan.after_kinds = tuple(CHUNK_KIND)  # the non-code kinds, what index_content writes
         if started is None:
             run.enter_context(run_transaction(graph))  # embedded: readers see the last complete run until it commits
         s = apply_extractions(plan, graph, search, state)

@@ -32,6 +32,7 @@ from codegraph.core.models import (
     Edge,
     StubRecord,
     SymbolRecord,
+    edge_key,
     file_uid,
     stub_target,
     stub_uid,
@@ -401,7 +402,7 @@ def resolve_refs(
         for tgt in targets:
             if tgt == src:
                 continue
-            k = (rtype, src, tgt, file, line)  # Edge.key()
+            k = edge_key(rtype, src, tgt, file, line)
             if k in seen:
                 continue
             seen.add(k)

@@ -42,12 +42,7 @@ class _TDefault(defaultdict):  # type: ignore[type-arg]
     __slots__ = ("_tag", "_t")
     get = _TDict.get
     __contains__ = _TDict.__contains__
-
-    def __getitem__(self, k: Any) -> Any:
-        r = self._t.cur
-        if r is not None:
-            r.add((self._tag, k))
-        return defaultdict.__getitem__(self, k)
+    __getitem__ = _TDict.__getitem__  # defaultdict.__getitem__ is dict's: a miss still calls __missing__
 
     def __missing__(self, k: Any) -> Any:
         # A look-up inserted an entry (empty unless an append follows): TracingTable.patch
@@ -320,8 +315,6 @@ class _FileCounts(Counter):  # type: ignore[type-arg]
     def __setitem__(self, k: Any, v: Any) -> None:
         self.per_file[self.t.pos[1]][k] += v - self.get(k, 0)
         dict.__setitem__(self, k, v)
-
-
 
 
 # The last run's table per (state file, repo) with the extraction objects it was built
