@@ -242,15 +242,39 @@ def neo4j_pid() -> str:
     return server_pid_for(load_settings().graph) or "0"
 
 
+OLD_EXTRA = ["pydantic-settings==2.16.3", "python-dotenv==1.2.4"]  # what 325fe7d imports that left the lock
+
+
 def old_python(given: str) -> str:
     """An interpreter that can run 325fe7d (it imports pydantic_settings, which left the lock):
-    ``given``, else main's venv next to this checkout, else this one (its before side then fails
-    and the table says so)."""
-    for py in [given, str(ROOT.parent / "main" / ".venv" / "bin" / "python")]:
+    ``given``, else main's venv next to this checkout, else one made here once
+    (``.cache/venv-before``: this venv's packages through a ``.pth`` line plus ``OLD_EXTRA``
+    from PyPI), else this one (its before side then fails and the table says so)."""
+    made = ROOT / ".cache" / "venv-before" / "bin" / "python"
+    for py in [given, str(ROOT.parent / "main" / ".venv" / "bin" / "python"), str(made)]:
         if py and Path(py).is_file() and subprocess.run([py, "-c", "import pydantic_settings, typer"],
                                                         capture_output=True).returncode == 0:
             return py
-    return PY
+    return _make_old_venv(made.parents[1]) or PY
+
+
+def _make_old_venv(venv: Path) -> str | None:
+    """A venv that sees this interpreter's site-packages and adds ``OLD_EXTRA``; None
+    (with one line saying why) when pip cannot get them."""
+    import sysconfig
+
+    try:
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True, capture_output=True)
+        py = venv / "bin" / "python"
+        own = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             check=True, capture_output=True, text=True).stdout.strip()
+        Path(own, "bench-before-shared.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+        subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", *OLD_EXTRA], check=True,
+                       capture_output=True, text=True)
+        return str(py)
+    except subprocess.CalledProcessError as e:
+        print(f"before-python: could not make {venv}: {(e.stderr or '').strip().splitlines()[-1:] or e}")
+        return None
 
 
 def steps(a: argparse.Namespace) -> list[Step]:
