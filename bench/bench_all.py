@@ -23,7 +23,9 @@ last line and the run goes on.
 ``--quick``: fewer runs and smaller inputs everywhere (minutes, not an hour); the scale
 step then indexes the quick corpus. ``--scale-json FILE``: the full scale run takes most of
 an hour on the shared machine; its figures can come from an earlier ``bench_scale.py --json``
-run instead, and the table names the file and its time.
+run instead, and the table names the file and its time. ``--only index --logs DIR`` re-runs
+steps into an earlier run's folder (its other steps' logs and loads stay); ``--from-logs DIR``
+then prints the whole table.
 """
 
 from __future__ import annotations
@@ -386,7 +388,9 @@ def main() -> int:
           f"before-python {a.before_python}; logs in {a.logs}; load average {os.getloadavg()[0]:.1f}", flush=True)
     tree: Path | None = None
     rows: list[tuple[str, Row]] = []
-    loads: dict[str, str] = {}
+    # A step re-run into an earlier run's --logs keeps the other steps' loads (--from-logs reads them).
+    loads_file = Path(a.logs) / "loads.json"
+    loads: dict[str, str] = json.loads(loads_file.read_text()) if loads_file.is_file() and not a.from_logs else {}
     if a.from_logs:
         return render_logs(a, chosen)
     t_all = time.perf_counter()
@@ -411,7 +415,7 @@ def main() -> int:
                 got = [Row(f"{s.key}: no figures (exit {code})", last[:120])]
             rows += [(load, r) for r in got]
             loads[s.key] = load
-            (Path(a.logs) / "loads.json").write_text(json.dumps(loads))
+            loads_file.write_text(json.dumps(loads))
             print(f"  {s.key}: {len(got)} figures in {time.perf_counter() - t:.0f} s (load {load})", flush=True)
     finally:
         if tree is not None:
