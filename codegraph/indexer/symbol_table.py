@@ -216,11 +216,20 @@ class SymbolTable:
         return []
 
     def _export_of(self, path: str, name: str, visiting: set[tuple[str, str]]) -> list[SymbolRecord]:
+        """``_export_walk`` memoised; [] for an export being followed (``visiting``: a cycle) or
+        past 64 hops, not memoised."""
         key = (path, name)
-        if key in self._export_memo:
-            return self._export_memo[key]
-        if key in visiting or len(visiting) > 64:
-            return []
+        found = self._export_memo.get(key)
+        if found is None:
+            if key in visiting or len(visiting) > 64:
+                return []
+            found = self._export_memo[key] = self._export_walk(path, name, visiting)
+        return found
+
+    def _export_walk(self, path: str, name: str, visiting: set[tuple[str, str]]) -> list[SymbolRecord]:
+        """What ``path`` exports as ``name``, the exports it follows looked up through
+        ``_export_of``; ``(path, name)`` is in ``visiting`` meanwhile."""
+        key = (path, name)
         visiting.add(key)
         found: list[SymbolRecord] = []
         exp = self.exports.get(path, {})
@@ -244,7 +253,6 @@ class SymbolTable:
                     if found:
                         break
         visiting.discard(key)
-        self._export_memo[key] = found
         return found
 
 

@@ -82,25 +82,27 @@ def _traced_attrs(table: SymbolTable) -> dict[str, Any]:
 class TracingTable(SymbolTable):
     """A ``SymbolTable`` that records, per file, the keys its lookups read (``deps``:
     path -> {(structure, key)}). ``begin`` (called by the resolver before each reference)
-    says which file; memoised export lookups replay the keys of their first computation."""
+    says which file; a memoised look-up (``_kept``) adds the keys of its first computation."""
 
     def __init__(self, repo: str, extractions: list[FileExtraction]) -> None:
         super().__init__(repo, extractions)
         self.cur: set[tuple[str, Any]] | None = None
         self.pos: tuple[int, str] = (1, "")
         self.deps: dict[str, set[tuple[str, Any]]] = defaultdict(set)
-        self._memo_deps: dict[tuple[str, str], set[tuple[str, Any]]] = {}
-        self._named_deps: dict[Any, set[tuple[str, Any]]] = {}  # named()'s memo: the keys its first look-up read
-        # module_files' and export's answers with the keys their first look-up read: what
-        # they read (files, export maps, symbols) is fixed once the table is built (patch
-        # clears them), and a repo asks the same few a thousand times (Django: 6,601
-        # module_files look-ups of 943 kinds, 9,245 exports of 2,973).
-        self._files_memo: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[str], set[tuple[str, Any]]]] = {}
-        self._exports_memo: dict[tuple[tuple[str, ...], str], tuple[list[SymbolRecord], set[tuple[str, Any]]]] = {}
+        # named's, _export_of's, module_files' and export's answers with the keys their first
+        # look-up read (``_kept``; SymbolTable's own memos of named and _export_of stay empty
+        # here): what they read (names, files, export maps, symbols) is fixed once the table
+        # is built (patch clears them), and a repo asks the same few a thousand times (Django:
+        # 6,601 module_files look-ups of 943 kinds, 9,245 exports of 2,973).
+        self._kept_named: dict[tuple[str, tuple[str, ...], str | None],
+                               tuple[tuple[list[SymbolRecord], list[str]], set[tuple[str, Any]]]] = {}
+        self._kept_export_of: dict[tuple[str, str], tuple[list[SymbolRecord], set[tuple[str, Any]]]] = {}
+        self._kept_files: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[str], set[tuple[str, Any]]]] = {}
+        self._kept_export: dict[tuple[tuple[str, ...], str], tuple[list[SymbolRecord], set[tuple[str, Any]]]] = {}
         # member's and owner_has_external_base's, kept only while the bases are final (they
         # walk them; link_bases builds them): (owner, member, skip_self) / (owner,).
         self._bases_final = False
-        self._member_memo: dict[tuple[Any, ...], tuple[Any, set[tuple[str, Any]]]] = {}
+        self._kept_member: dict[tuple[Any, ...], tuple[Any, set[tuple[str, Any]]]] = {}
         self._missed: set[tuple[str, Any]] = set()  # (structure, key) a look-up inserted (_TDefault.__missing__)
         for tag, val in _traced_attrs(self).items():
             if isinstance(val, defaultdict):
@@ -156,12 +158,10 @@ class TracingTable(SymbolTable):
         self._missed.clear()
         dict.clear(self.bases)
         set.clear(self.external_bases)
-        self._export_memo.clear()
-        self._memo_deps.clear()
-        self._named_memo.clear()
-        self._named_deps.clear()
-        self._files_memo.clear()
-        self._exports_memo.clear()
+        self._kept_named.clear()
+        self._kept_export_of.clear()
+        self._kept_files.clear()
+        self._kept_export.clear()
         self.bases_final(False)
         self.deps = defaultdict(set)
         self.cur, self.pos = None, (1, "")
@@ -205,32 +205,18 @@ class TracingTable(SymbolTable):
                 mine |= ks
 
     def named(self, name: str, kinds: Any, fam: str | None) -> tuple[list[SymbolRecord], list[str]]:
-        # Memoised like _export_of: a hit adds the keys the first look-up read.
         key = named_key(name, kinds, fam)
-        outer = self.cur
-        if key is not None and key in self._named_memo:
-            if outer is not None:
-                outer |= self._named_deps[key]
-            return self._named_memo[key]
-        inner: set[tuple[str, Any]] = set()
-        self.cur = inner
-        try:
-            found = SymbolTable.named(self, name, kinds, fam)
-        finally:
-            self.cur = outer
-        if key is not None:
-            self._named_deps[key] = inner
-        if outer is not None:
-            outer |= inner
-        return found
+        if key is None:  # not memoised (SymbolTable.named): every look-up recorded as made
+            return SymbolTable._named(self, name, kinds, fam)
+        return self._kept(self._kept_named, key, SymbolTable._named, name, kinds, fam)  # type: ignore[no-any-return]
 
     def bases_final(self, final: bool) -> None:
         self._bases_final = final
-        self._member_memo.clear()
+        self._kept_member.clear()
 
     def _kept(self, memo: dict[Any, tuple[Any, set[tuple[str, Any]]]], key: Any, look: Any, *args: Any) -> Any:
         """``look(self, *args)`` kept in ``memo`` under ``key`` with the keys it read, which
-        every call adds to the current reference's (as ``named``)."""
+        every call adds to the current reference's (as a plan does, ``resolve._shared_plan``)."""
         outer = self.cur
         hit = memo.get(key)
         if hit is None:
@@ -248,41 +234,29 @@ class TracingTable(SymbolTable):
     def member(self, owner_qn: str, member: str, skip_self: bool = False) -> list[SymbolRecord]:
         if not self._bases_final:
             return SymbolTable.member(self, owner_qn, member, skip_self)
-        return self._kept(self._member_memo, (owner_qn, member, skip_self), SymbolTable.member, owner_qn, member,
+        return self._kept(self._kept_member, (owner_qn, member, skip_self), SymbolTable.member, owner_qn, member,
                           skip_self)  # type: ignore[no-any-return]
 
     def owner_has_external_base(self, owner_qn: str) -> bool:
         if not self._bases_final:
             return SymbolTable.owner_has_external_base(self, owner_qn)
-        return self._kept(self._member_memo, (owner_qn,), SymbolTable.owner_has_external_base,
+        return self._kept(self._kept_member, (owner_qn,), SymbolTable.owner_has_external_base,
                           owner_qn)  # type: ignore[no-any-return]
 
     def module_files(self, paths: list[str], attrs: list[str]) -> list[str]:
         # A copy: a caller may keep the list (export's are shared, as SymbolTable's own memo's).
-        return list(self._kept(self._files_memo, (tuple(paths), tuple(attrs)), SymbolTable.module_files, paths, attrs))
+        return list(self._kept(self._kept_files, (tuple(paths), tuple(attrs)), SymbolTable.module_files, paths, attrs))
 
     def export(self, paths: list[str], name: str) -> list[SymbolRecord]:
-        return self._kept(self._exports_memo, (tuple(paths), name), SymbolTable.export, paths,
+        return self._kept(self._kept_export, (tuple(paths), name), SymbolTable.export, paths,
                           name)  # type: ignore[no-any-return]
 
     def _export_of(self, path: str, name: str, visiting: set[tuple[str, str]]) -> list[SymbolRecord]:
         key = (path, name)
-        outer = self.cur
-        if key in self._export_memo:
-            if outer is not None:
-                outer |= self._memo_deps.get(key, set())
-            return self._export_memo[key]
-        inner: set[tuple[str, Any]] = set()
-        self.cur = inner
-        try:
-            found = SymbolTable._export_of(self, path, name, visiting)
-        finally:
-            self.cur = outer
-        if key in self._export_memo:
-            self._memo_deps[key] = inner
-        if outer is not None:
-            outer |= inner
-        return found
+        if (key in visiting or len(visiting) > 64) and key not in self._kept_export_of:
+            return []  # a cycle cut, not kept (SymbolTable._export_of)
+        return self._kept(self._kept_export_of, key, SymbolTable._export_walk, path, name,
+                          visiting)  # type: ignore[no-any-return]
 
 
 class _StubDict(dict):  # type: ignore[type-arg]
