@@ -48,7 +48,7 @@ from codegraph.indexer.languages import link_repo
 from codegraph.indexer.records import FileExtraction
 from codegraph.indexer.resolve import Decision, Resolution, SymbolTable, link_bases, resolve_repo
 from codegraph.indexer.state_deps import SEP, ResolveState, key_text
-from codegraph.indexer.tracing_table import TracingTable, _FileCounts, _StubDict, _traced_attrs, cached_table
+from codegraph.indexer.tracing_table import FileCounts, StubDict, TracingTable, cached_table
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ _EAGER_LANGS = _LINK_LANGS_ANY | _LINK_LANGS_PATHS | frozenset({"java", "kotlin"
 def contributions(repo: str, extractions: list[FileExtraction]) -> dict[tuple[str, Any], Any]:
     """(structure, key) -> value for the table entries these files make."""
     out: dict[tuple[str, Any], Any] = {}
-    for tag, val in _traced_attrs(SymbolTable(repo, extractions)).items():
+    for tag, val in SymbolTable(repo, extractions).structures().items():
         if tag == "exports":  # the map's presence, and each name (see _TExports)
             for path, exp in val.items():
                 out[(tag, path)] = True
@@ -259,7 +259,7 @@ def _landing(repo: str, table: TracingTable, out: Resolved, files: set[str], rem
             if tag == "param_calls":
                 grow.update(r.file for r in dict.get(table.param_calls, k, ()) if r.file not in files)
     stubs = out.res.stubs
-    pos = stubs.pos if isinstance(stubs, _StubDict) else {}
+    pos = stubs.pos if isinstance(stubs, StubDict) else {}
     lost = []
     for uid, e in blob.get("stubs", {}).items():
         if e[0] == "ambiguous" and (e[4] in files or e[4] in removed):
@@ -276,9 +276,9 @@ def _resolve(repo: str, all_fx: list[FileExtraction], table: TracingTable, files
              old_counts: dict[str, dict[str, int]], reason: str) -> Resolved:
     for p in files if files is not None else list(table.deps):
         table.deps.pop(p, None)  # the inheritance pass's keys are recorded again below
-    stubs = _StubDict(table)
-    counts = _FileCounts(table)
-    res = Resolution(stubs=stubs, counts=counts)  # type: ignore[arg-type]
+    stubs = StubDict(table)
+    counts = FileCounts(table)
+    res = Resolution(stubs=stubs, counts=counts)
     resolve_repo(repo, all_fx, decisions, table=table, only=files, res=res)
     links = link_boundaries(repo, all_fx, res, root, table=table)
     table.begin(None)

@@ -3,8 +3,9 @@ map and parameter call of one repository in dicts, with the lookups the candidat
 of ``codegraph.indexer.resolve`` make (a member through the resolved bases, a file's
 export following re-exports and ``export *``, a chain of module bindings).
 
-``codegraph.indexer.affected`` subclasses it to trace which keys each file's references
-read (``begin`` / ``note``), so every lookup goes through these public structures.
+The recording table (``codegraph.indexer.tracing_table``) subclasses it to trace which keys
+each file's references read (``begin`` / ``note``), so every lookup goes through these public
+structures (``SymbolTable.structures``).
 """
 
 from __future__ import annotations
@@ -74,6 +75,13 @@ class SymbolTable:
                         param_calls[ParamCall.parse(pc).owner].append(r)
                     except HintError:  # counted as bad_hint when the reference is resolved
                         continue
+
+    def structures(self) -> dict[str, dict[Any, Any] | set[Any]]:
+        """The look-up structures by attribute name: every public dict or set attribute
+        (``by_qn``, ``by_name``, ``members``, ``exports``, ``files``, ``bases``,
+        ``param_calls`` ...; a subclass's own too). What the recording table traces and
+        what a refresh diffs (``codegraph.indexer.affected.contributions``)."""
+        return {k: v for k, v in vars(self).items() if not k.startswith("_") and isinstance(v, dict | set)}
 
     def begin(self, file: str | None, inheritance: bool = False) -> None:
         """The lookups that follow are made for a reference of ``file`` (in the inheritance

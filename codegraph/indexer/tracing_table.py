@@ -2,9 +2,9 @@
 lookup structures (``by_qn``, ``by_name``, ``members``, ``exports``, ``files``, ``bases``,
 ``param_calls`` ... every public dict or set of the table) record each key looked up, per
 file of the reference being resolved — the *dependency keys* ``codegraph.indexer.affected``
-keeps in the indexer state — with the ``Resolution`` parts that record per file too (stub
-records and where each was set, counts), and the last run's table of a long-running
-process, patched for the files that changed.
+keeps in the indexer state — with the ``Resolution`` parts that record per file too
+(``StubDict``: stub records and where each was set; ``FileCounts``: counts), and the last
+run's table of a long-running process, patched for the files that changed.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
+from codegraph.core.models import StubRecord
 from codegraph.indexer.records import FileExtraction
 from codegraph.indexer.symbol_table import SymbolRecord, SymbolTable, named_key
 
@@ -74,11 +75,6 @@ class _TSet(set):  # type: ignore[type-arg]
         return set.__contains__(self, k)
 
 
-def _traced_attrs(table: SymbolTable) -> dict[str, Any]:
-    """The table's lookup structures: every public dict or set attribute."""
-    return {k: v for k, v in vars(table).items() if not k.startswith("_") and isinstance(v, dict | set)}
-
-
 class TracingTable(SymbolTable):
     """A ``SymbolTable`` that records, per file, the keys its lookups read (``deps``:
     path -> {(structure, key)}). ``begin`` (called by the resolver before each reference)
@@ -104,7 +100,7 @@ class TracingTable(SymbolTable):
         self._bases_final = False
         self._kept_member: dict[tuple[Any, ...], tuple[Any, set[tuple[str, Any]]]] = {}
         self._missed: set[tuple[str, Any]] = set()  # (structure, key) a look-up inserted (_TDefault.__missing__)
-        for tag, val in _traced_attrs(self).items():
+        for tag, val in self.structures().items():
             if isinstance(val, defaultdict):
                 new: Any = _TDefault(val.default_factory, val)
             elif isinstance(val, dict):
@@ -259,9 +255,11 @@ class TracingTable(SymbolTable):
                           visiting)  # type: ignore[no-any-return]
 
 
-class _StubDict(dict):  # type: ignore[type-arg]
-    """``Resolution.stubs`` that records who asked (key ``stub``) and where each stub's
-    final record was set (path order decides between ambiguous records)."""
+class StubDict(dict[str, StubRecord]):
+    """``Resolution.stubs`` of a resolution on ``table``: records who asked (key ``stub``)
+    and, in ``pos`` (stub uid -> ``table.pos`` when its record was set: (0 in the inheritance
+    pass else 1, path)), where each stub's final record was set (path order decides between
+    ambiguous records)."""
 
     def __init__(self, table: TracingTable) -> None:
         super().__init__()
@@ -278,8 +276,9 @@ class _StubDict(dict):  # type: ignore[type-arg]
         dict.__setitem__(self, k, v)
 
 
-class _FileCounts(Counter):  # type: ignore[type-arg]
-    """``Resolution.counts`` that also keeps the counts per file of the reference."""
+class FileCounts(Counter[str]):
+    """``Resolution.counts`` of a resolution on ``table`` that also keeps the counts per file
+    of the reference (``per_file``: path -> label -> count)."""
 
     def __init__(self, table: TracingTable) -> None:
         super().__init__()
@@ -310,7 +309,7 @@ def cached_table(repo: str, all_fx: list[FileExtraction], state: Any) -> Tracing
     key = (str(getattr(state, "_key", id(state))), repo)
     now = {fx.file.path: fx for fx in all_fx}
     hit = _TABLES.pop(key, None)
-    if hit is not None and set(_traced_attrs(hit[0])) - {"deps", "cur"} == _PATCHED:
+    if hit is not None and set(hit[0].structures()) - {"deps", "cur"} == _PATCHED:
         table, built = hit
         old = [fx for p, fx in built.items() if now.get(p) is not fx]
         new = [fx for p, fx in now.items() if built.get(p) is not fx]
@@ -323,4 +322,4 @@ def cached_table(repo: str, all_fx: list[FileExtraction], state: Any) -> Tracing
     return table
 
 
-__all__ = ["TracingTable", "cached_table"]
+__all__ = ["FileCounts", "StubDict", "TracingTable", "cached_table"]

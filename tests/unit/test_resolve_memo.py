@@ -185,7 +185,7 @@ def _refs_outputs(fxs: list[FileExtraction], one_at_a_time: bool) -> dict[str, A
     refs = resolve.parsed_hints(r for fx in fxs for r in fx.references)
     items = [x for x in refs if x[0].type in ("EXTENDS", "IMPLEMENTS")] + \
         [x for x in refs if x[0].type not in ("EXTENDS", "IMPLEMENTS")]
-    res = resolve.Resolution(stubs=tracing_table._StubDict(table), counts=tracing_table._FileCounts(table))  # type: ignore
+    res = resolve.Resolution(stubs=tracing_table.StubDict(table), counts=tracing_table.FileCounts(table))
     seen: set[Any] = set()
     passes: list[Any] = []
     for part in ([[x] for x in items] if one_at_a_time else [items]):

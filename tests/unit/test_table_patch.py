@@ -9,7 +9,7 @@ from typing import Any
 
 from codegraph.indexer.extract import extract_source
 from codegraph.indexer.resolve import link_bases
-from codegraph.indexer.tracing_table import TracingTable, _traced_attrs
+from codegraph.indexer.tracing_table import TracingTable
 
 V1 = {
     "pkg/a.py": "class A:\n    def run(self):\n        return 1\n\n\ndef helper():\n    return A()\n",
@@ -29,7 +29,7 @@ def _fx(files: dict[str, str]) -> list[Any]:
 
 def _plain(table: TracingTable) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for tag, val in _traced_attrs(table).items():
+    for tag, val in table.structures().items():
         if tag == "deps":
             continue
         out[tag] = set(val) if isinstance(val, set) else {k: (dict(v) if isinstance(v, dict) else v)
