@@ -52,11 +52,12 @@ the line). Extractors may build hints with these classes and write ``to_dict()``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
 
 DEFAULT_HOW = "exact"
+_T = TypeVar("_T")
 
 
 class HintError(ValueError):
@@ -108,9 +109,9 @@ class ExportRef:
 
     @staticmethod
     def parse(d: Any, kind: str) -> ExportRef:
-        if not isinstance(d, Mapping):
+        if type(d) is not dict and not isinstance(d, Mapping):  # the exact type first: an ABC check is slow
             raise HintError(f"{kind} hint: must be an object with 'file' and 'export'")
-        return ExportRef(_strs(d, "file", kind), _str(d, "export", kind))
+        return _EXPORT_REF(_strs(d, "file", kind), _str(d, "export", kind))
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,6 +306,48 @@ class UnknownHint:
         return dict(self.raw)
 
 
+def _positional(cls: type[_T]) -> Callable[..., _T]:
+    """``cls(*values)`` for a frozen slotted dataclass given every field, in order: the object
+    made by ``object.__new__`` with its slots set through their descriptors, not by the generated
+    ``__init__`` (one ``object.__setattr__`` call per field, about twice the cost). The same
+    object (equal, same hash and repr); for the kinds ``parse_hint`` makes per candidate."""
+    new = object.__new__
+    sets = tuple(getattr(cls, f.name).__set__ for f in fields(cls))  # type: ignore[arg-type]
+    if len(sets) == 2:
+        a, b = sets
+
+        def make2(x: Any, y: Any) -> _T:
+            o = new(cls)
+            a(o, x)
+            b(o, y)
+            return o
+        return make2
+    if len(sets) == 3:
+        a, b, c = sets
+
+        def make3(x: Any, y: Any, z: Any) -> _T:
+            o = new(cls)
+            a(o, x)
+            b(o, y)
+            c(o, z)
+            return o
+        return make3
+    a, b, c, d = sets
+
+    def make4(x: Any, y: Any, z: Any, w: Any) -> _T:
+        o = new(cls)
+        a(o, x)
+        b(o, y)
+        c(o, z)
+        d(o, w)
+        return o
+    return make4
+
+
+_QN, _PATH, _DIR = _positional(QualifiedName), _positional(FilePath), _positional(Directory)
+_FILE_EXPORT, _CHAIN, _MEMBER = _positional(FileExport), _positional(ModuleChain), _positional(Member)
+_SUPER, _EXPORT_MEMBER, _EXPORT_REF = _positional(SuperMember), _positional(ExportMember), _positional(ExportRef)
+
 Candidate = (QualifiedName | FilePath | Directory | FileExport | ModuleChain | Member | SuperMember
              | ExportMember | ReturnMember | MethodReturnMember | ModuleOfCall | GoImport | UnknownHint)
 
@@ -322,35 +365,36 @@ def parse_hint(d: Mapping[str, Any]) -> Candidate:
     if "qn" in d:
         v = d["qn"]
         if type(v) is str:
-            return QualifiedName(v, how)
+            return _QN(v, how)
         raise _wrong("qn", "qn", v)
     if "path" in d:
         v = d["path"]
         if type(v) is str:
-            return FilePath(v, how)
+            return _PATH(v, how)
         raise _wrong("path", "path", v)
     if "dir" in d:
         v = d["dir"]
         if type(v) is str:
-            return Directory(v, how)
+            return _DIR(v, how)
         raise _wrong("dir", "dir", v)
     if "file" in d and "export" in d:
-        return FileExport(_strs(d, "file", "file/export"), _str(d, "export", "file/export"), how)
+        return _FILE_EXPORT(_strs(d, "file", "file/export"), _str(d, "export", "file/export"), how)
     if "module_chain" in d:
         mc = d["module_chain"]
         if type(mc) is not dict and not isinstance(mc, Mapping):
             raise HintError("module_chain hint: must be an object with 'file' and 'attrs'")
-        return ModuleChain(_strs(mc, "file", "module_chain"), _strs(mc, "attrs", "module_chain"),
+        return _CHAIN(_strs(mc, "file", "module_chain"), _strs(mc, "attrs", "module_chain"),
                            bool(mc.get("to_file")), how)
     if "owner" in d:
         v, member = d["owner"], d.get("member")
         if type(v) is str and type(member) is str:
-            return Member(v, member, how)
+            return _MEMBER(v, member, how)
         raise _wrong("owner", "owner" if type(v) is not str else "member", v if type(v) is not str else member)
     if "super_of" in d:
-        return SuperMember(_str(d, "super_of", "super_of"), _str(d, "member", "super_of"), how)
+        return _SUPER(_str(d, "super_of", "super_of"), _str(d, "member", "super_of"), how)
     if "owner_export" in d:
-        return ExportMember(ExportRef.parse(d["owner_export"], "owner_export"), _str(d, "member", "owner_export"), how)
+        return _EXPORT_MEMBER(ExportRef.parse(d["owner_export"], "owner_export"), _str(d, "member", "owner_export"),
+                              how)
     if "returns_of" in d:
         return ReturnMember(ExportRef.parse(d["returns_of"], "returns_of"), _str(d, "member", "returns_of"), how)
     if "returns_of_method" in d:
@@ -405,7 +449,7 @@ class Pass:
 
     @staticmethod
     def parse(d: Any) -> Pass:
-        if not isinstance(d, Mapping):
+        if type(d) is not dict and not isinstance(d, Mapping):
             raise HintError("pass hint: must be an object")
         callee = d.get("callee", ())
         if not isinstance(callee, (list, tuple)):
@@ -426,7 +470,7 @@ class ParamCall:
 
     @staticmethod
     def parse(d: Any) -> ParamCall:
-        if not isinstance(d, Mapping):
+        if type(d) is not dict and not isinstance(d, Mapping):
             raise HintError("param_call hint: must be an object")
         return ParamCall(_str(d, "owner", "param_call"), _str(d, "name", "param_call"),
                          _opt_int(d, "index", "param_call"))
