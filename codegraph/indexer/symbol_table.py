@@ -22,6 +22,16 @@ TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "record
 MAX_CHAIN = 12  # re-export hops and base-class depth; cycles are cut by visited sets too
 
 
+
+MAX_EXPORT_HOPS = 64  # re-exports followed before a chain is cut (a deeper one is a cycle in all but name)
+
+
+def export_cut(key: tuple[str, str], visiting: set[tuple[str, str]]) -> bool:
+    """Is the export ``key`` (path, name) not followed: already being followed (a cycle) or
+    past ``MAX_EXPORT_HOPS``? A cut answers [] and is not memoised."""
+    return key in visiting or len(visiting) > MAX_EXPORT_HOPS
+
+
 class SymbolTable:
     """Lookup structures over every symbol, file and export map of one repository."""
 
@@ -229,7 +239,7 @@ class SymbolTable:
         key = (path, name)
         found = self._export_memo.get(key)
         if found is None:
-            if key in visiting or len(visiting) > 64:
+            if export_cut(key, visiting):
                 return []
             found = self._export_memo[key] = self._export_walk(path, name, visiting)
         return found
@@ -274,4 +284,4 @@ def named_key(name: str, kinds: Any, fam: str | None) -> tuple[str, tuple[str, .
     return None
 
 
-__all__ = ["MAX_CHAIN", "TYPE_KINDS", "SymbolTable", "named_key"]
+__all__ = ["MAX_CHAIN", "MAX_EXPORT_HOPS", "TYPE_KINDS", "SymbolTable", "export_cut", "named_key"]

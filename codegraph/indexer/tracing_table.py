@@ -14,7 +14,7 @@ from typing import Any
 
 from codegraph.core.models import StubRecord
 from codegraph.indexer.records import FileExtraction
-from codegraph.indexer.symbol_table import SymbolRecord, SymbolTable, named_key
+from codegraph.indexer.symbol_table import SymbolRecord, SymbolTable, export_cut, named_key
 
 
 class _TDict(dict):  # type: ignore[type-arg]
@@ -249,7 +249,7 @@ class TracingTable(SymbolTable):
 
     def _export_of(self, path: str, name: str, visiting: set[tuple[str, str]]) -> list[SymbolRecord]:
         key = (path, name)
-        if (key in visiting or len(visiting) > 64) and key not in self._kept_export_of:
+        if export_cut(key, visiting) and key not in self._kept_export_of:
             return []  # a cycle cut, not kept (SymbolTable._export_of)
         return self._kept(self._kept_export_of, key, SymbolTable._export_walk, path, name,
                           visiting)  # type: ignore[no-any-return]
